@@ -1,0 +1,50 @@
+# The two commands: `make run` starts the site, `make test` runs the whole suite.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Tests always run on real services; these are the defaults when nothing is set.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bloqueio
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+PYTEST_ARGS ?=
+
+.PHONY: run test lint check bench-engine clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+# Reinstall whenever pyproject.toml changes.
+$(VENV)/.installed-run: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@ $(VENV)/.installed-run
+
+run: $(VENV)/.installed-run
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput -v 0
+	@echo "Bloqueio Online is starting at http://$(HOST):$(PORT)/"
+	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) bloqueio_site.asgi:application
+
+test: $(VENV)/.installed-test
+	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" \
+	REDIS_URL="$${REDIS_URL:-$(TEST_REDIS_URL)}" \
+	CHANNEL_LAYER_PREFIX="$${CHANNEL_LAYER_PREFIX:-bloqueio-test}" \
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check .
+
+check: $(VENV)/.installed-run
+	$(PY) manage.py check
+
+bench-engine: $(VENV)/.installed-run
+	$(PY) bench/engine_bench.py
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache

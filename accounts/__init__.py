@@ -1,0 +1,1 @@
+"""Users, authentication (session and token) and profiles."""

@@ -1,0 +1,3 @@
+"""Account API routes (filled in by the accounts issue)."""
+
+urlpatterns: list = []

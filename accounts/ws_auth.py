@@ -1,0 +1,43 @@
+"""Token authentication for WebSocket handshakes (`Authorization: Token <key>`).
+
+Programs cannot always carry a session cookie; they send the same header as over REST.
+A present but unknown token marks the scope `auth_failed`, so consumers can refuse it
+instead of silently treating the caller as a spectator.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
+from django.contrib.auth.models import AnonymousUser
+from rest_framework.authtoken.models import Token
+
+
+@database_sync_to_async
+def _user_for_token(key: str) -> Any:
+    try:
+        token = Token.objects.select_related("user").get(key=key)
+    except Token.DoesNotExist:
+        return None
+    return token.user if token.user.is_active else None
+
+
+def _token_from_headers(headers: list[tuple[bytes, bytes]]) -> str | None:
+    for name, value in headers:
+        if name.lower() == b"authorization":
+            scheme, _, key = value.decode("latin-1").partition(" ")
+            if scheme.lower() == "token" and key.strip():
+                return key.strip()
+            return ""
+    return None
+
+
+class TokenAuthMiddleware(BaseMiddleware):
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        key = _token_from_headers(scope.get("headers", []))
+        if key is not None:
+            user = await _user_for_token(key) if key else None
+            scope = dict(scope, user=user or AnonymousUser(), auth_failed=user is None)
+        return await super().__call__(scope, receive, send)

@@ -1,0 +1,1 @@
+"""Project package: settings, URL routing and the ASGI entry point."""

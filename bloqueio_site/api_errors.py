@@ -1,0 +1,73 @@
+"""One mapping from exceptions to the API's JSON error shape `{code, detail}`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from bloqueio_site.errors import ServiceError
+
+# DRF's default codes renamed to the words the contract uses.
+_CODE_NAMES = {
+    "not_authenticated": "not_authenticated",
+    "authentication_failed": "authentication_failed",
+    "permission_denied": "forbidden",
+    "not_found": "not_found",
+    "method_not_allowed": "method_not_allowed",
+    "not_acceptable": "not_acceptable",
+    "unsupported_media_type": "unsupported_media_type",
+    "throttled": "throttled",
+    "parse_error": "invalid",
+    "invalid": "invalid",
+}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, ServiceError):
+        return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database is unreachable: say so, never a 500 with a traceback.
+        return Response(
+            {"code": "unavailable", "detail": "The database is unavailable; try again."},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+    if isinstance(exc, DatabaseError):
+        return None
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = {
+            "code": "invalid",
+            "detail": _first_message(exc.detail),
+            "errors": exc.detail,
+        }
+        return response
+    raw_code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
+    response.data = {
+        "code": _CODE_NAMES.get(str(raw_code), str(raw_code)),
+        "detail": str(exc.detail),
+    }
+    return response
+
+
+def _first_message(detail: Any) -> str:
+    """The first human message in a nested DRF error structure."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            text = _first_message(value)
+            return text if key == "non_field_errors" else f"{key}: {text}"
+        return "Invalid input."
+    if isinstance(detail, list):
+        return _first_message(detail[0]) if detail else "Invalid input."
+    return str(detail)

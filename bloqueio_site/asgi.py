@@ -1,0 +1,29 @@
+"""ASGI entry point: HTTP through Django, WebSockets through Channels.
+
+WebSockets pass the allowed-hosts Origin check, then session auth (cookie), then token
+auth (`Authorization: Token <key>` header), which wins when present.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bloqueio_site.settings")
+django_asgi_app = get_asgi_application()
+
+# Imported after Django is set up: these touch models.
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
+from bloqueio_site.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+        ),
+    }
+)

@@ -1,0 +1,51 @@
+"""`GET /healthz`: does a query and a channel-layer round trip both work?"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+
+log = logging.getLogger(__name__)
+
+TIMEOUT_SECONDS = 3.0
+
+
+def _check_database() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+
+
+async def _check_channel_layer() -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        raise RuntimeError("no channel layer configured")
+    channel = await layer.new_channel()
+    token = uuid.uuid4().hex
+    await layer.send(channel, {"type": "health.ping", "token": token})
+    message = await layer.receive(channel)
+    if message.get("token") != token:
+        raise RuntimeError("channel layer returned a different message")
+
+
+async def healthz(request: HttpRequest) -> JsonResponse:
+    checks = {
+        "database": sync_to_async(_check_database, thread_sensitive=True)(),
+        "channel_layer": _check_channel_layer(),
+    }
+    report: dict[str, str] = {}
+    for name, check in checks.items():
+        try:
+            await asyncio.wait_for(check, timeout=TIMEOUT_SECONDS)
+            report[name] = "ok"
+        except Exception as exc:  # any failure of a dependency means "unhealthy"
+            log.warning("healthz: %s failed: %r", name, exc)
+            report[name] = f"error: {type(exc).__name__}"
+    healthy = all(value == "ok" for value in report.values())
+    return JsonResponse(report, status=200 if healthy else 503)

@@ -1,0 +1,21 @@
+"""Top-level URL map: pages, the REST API under /api/, schema and docs, health."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from bloqueio_site import health, views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("api/", include("accounts.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+]
+
+handler400 = "bloqueio_site.views.bad_request"
+handler404 = "bloqueio_site.views.not_found"
+handler500 = "bloqueio_site.views.server_error"

@@ -1,0 +1,32 @@
+"""Site-wide views: the home page and JSON-aware error pages."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/") or request.path == "/healthz"
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _wants_json(request):
+        return JsonResponse({"code": "not_found", "detail": "Not found."}, status=404)
+    return render(request, "404.html", status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _wants_json(request):
+        return JsonResponse({"code": "server_error", "detail": "Server error."}, status=500)
+    return render(request, "500.html", status=500)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _wants_json(request):
+        return JsonResponse({"code": "bad_request", "detail": "Bad request."}, status=400)
+    return render(request, "400.html", status=400)

@@ -1,0 +1,42 @@
+"""Test-session guard: the suite runs on real PostgreSQL and Redis, or not at all."""
+
+from __future__ import annotations
+
+import socket
+from urllib.parse import urlparse
+
+import pytest
+from django.conf import settings
+
+HINT = "start it with `docker compose up -d db redis` (or the machine's service command)"
+
+
+def _reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=3):
+            return True
+    except OSError:
+        return False
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        pytest.exit("Tests need PostgreSQL: run `make test` or set DATABASE_URL.", returncode=3)
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    if not layer.startswith("channels_redis."):
+        pytest.exit("Tests need Redis: run `make test` or set REDIS_URL.", returncode=3)
+    host, port = db.get("HOST") or "127.0.0.1", int(db.get("PORT") or 5432)
+    if not _reachable(host, port):
+        pytest.exit(f"PostgreSQL is unreachable at {host}:{port}; {HINT}.", returncode=3)
+    redis = urlparse(settings.REDIS_URL)
+    rhost, rport = redis.hostname or "127.0.0.1", redis.port or 6379
+    if not _reachable(rhost, rport):
+        pytest.exit(f"Redis is unreachable at {rhost}:{rport}; {HINT}.", returncode=3)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings() -> None:
+    # Persistent connections opened by executor threads (async consumers/views) would
+    # outlive the test database and block its teardown; tests close them after use.
+    settings.DATABASES["default"]["CONN_MAX_AGE"] = 0

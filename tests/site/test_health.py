@@ -1,0 +1,27 @@
+"""`/healthz` checks the database and the channel layer for real."""
+
+import pytest
+from django.test import override_settings
+
+pytestmark = pytest.mark.django_db
+
+
+def test_healthz_ok_with_postgres_and_redis(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"database": "ok", "channel_layer": "ok"}
+
+
+def test_healthz_503_names_a_dead_channel_layer(client):
+    dead = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},
+        }
+    }
+    with override_settings(CHANNEL_LAYERS=dead):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["database"] == "ok"
+    assert body["channel_layer"].startswith("error")
