@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models.functions import Lower
 
 
-class CaseInsensitiveUserManager(UserManager["User"]):
+class CaseInsensitiveUserManager(UserManager):
     def get_by_natural_key(self, username: str | None) -> User:
         # "Alice" logs in as "alice": lookups ignore case, like the unique constraint.
         return self.get(username__iexact=username)

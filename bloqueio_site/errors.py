@@ -21,7 +21,7 @@ class ServiceError(Exception):
         if status is not None:
             self.status = status
 
-    def as_dict(self) -> dict[str, str]:
+    def as_dict(self) -> dict[str, object]:
         return {"code": self.code, "detail": self.detail}
 
 

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts import views as account_views
 from bloqueio_site import health, views
 
 urlpatterns = [
@@ -11,7 +12,9 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("users/<str:username>/", account_views.profile, name="profile"),
     path("api/", include("accounts.api.urls")),
+    path("api/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
 ]

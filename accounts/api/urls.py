@@ -1,3 +1,12 @@
-"""Account API routes (filled in by the accounts issue)."""
+"""Account API routes under /api/."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from accounts.api import views
+
+urlpatterns = [
+    path("auth/register/", views.RegisterView.as_view(), name="api-register"),
+    path("auth/token/", views.TokenView.as_view(), name="api-token"),
+    path("me/", views.MeView.as_view(), name="api-me"),
+    path("users/<str:username>/", views.ProfileView.as_view(), name="api-profile"),
+]

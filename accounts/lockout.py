@@ -1,0 +1,38 @@
+"""What a locked-out login sees: JSON 429 for the API, a page for the browser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+LOCKED_OUT = "locked_out"
+
+
+def cooloff_minutes() -> int:
+    return int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+
+
+def lockout_detail() -> str:
+    return (
+        f"Too many failed logins for this account from your address. "
+        f"Try again in {cooloff_minutes()} minutes."
+    )
+
+
+def lockout_response(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    retry_after = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(
+            {"code": LOCKED_OUT, "detail": lockout_detail()}, status=429
+        )
+    else:
+        response = render(
+            request, "accounts/locked_out.html", {"detail": lockout_detail()}, status=429
+        )
+    response["Retry-After"] = retry_after
+    return response

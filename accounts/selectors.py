@@ -1,0 +1,59 @@
+"""Reads about users: the profile and its recent games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, F, IntegerField, Q
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
+
+from accounts.models import User
+from games.models import Seat, Status
+from games.selectors import iso
+
+RECENT_GAMES = 20
+
+
+def ratings_json(user: User) -> list[dict[str, Any]]:
+    """Ratings per kind (filled in by ranked play; none before a rated game)."""
+    return []
+
+
+def profile_json(user: User) -> dict[str, Any]:
+    finished = Q(game__status=Status.FINISHED)
+    counts = (
+        Seat.objects.filter(user=user)
+        .annotate(winner=Cast(KeyTextTransform("winner", "game__result"), IntegerField()))
+        .aggregate(
+            played=Count("id", filter=finished),
+            wins=Count("id", filter=finished & Q(winner=F("seat"))),
+        )
+    )
+    recent = (
+        Seat.objects.filter(user=user).select_related("game").order_by("-game__created_at")
+        [:RECENT_GAMES]
+    )
+    return {
+        "username": user.username,
+        "date_joined": iso(user.date_joined),
+        "games_played": counts["played"],
+        "wins": counts["wins"],
+        "ratings": ratings_json(user),
+        "recent_games": [
+            {
+                "id": s.game.pk, "kind": s.game.kind, "ranked": s.game.ranked,
+                "status": s.game.status, "seat": s.seat, "ply": s.game.ply,
+                "result": s.game.result, "created_at": iso(s.game.created_at),
+                "finished_at": iso(s.game.finished_at),
+            }
+            for s in recent
+        ],
+    }
+
+
+def me_json(user: User) -> dict[str, Any]:
+    return {
+        "id": user.pk, "username": user.username, "email": user.email,
+        "date_joined": iso(user.date_joined), "ratings": ratings_json(user),
+    }

@@ -1,0 +1,28 @@
+"""A JSON parser that refuses what the standard one lets through or crashes on."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+class StrictJSONParser(JSONParser):
+    """Rejects NaN/Infinity, deep nesting and oversized bodies with a 400, never a 500."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            raise ParseError(f"The body is larger than {limit} bytes.")
+        try:
+            return json.loads(raw.decode("utf-8"), parse_constant=_no_constants)
+        except (ValueError, RecursionError) as exc:
+            raise ParseError(f"The body is not valid JSON: {str(exc)[:200]}") from None

@@ -1,0 +1,129 @@
+"""Input validation and (for the schema) output shapes of the games API.
+
+Outputs are produced by `games.selectors.game_json`, the one place a game becomes JSON;
+the output serializers here only describe that shape for OpenAPI.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games import engine
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer that must be a JSON number: no strings, no booleans, no floats."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int:
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    def to_internal_value(self, data: Any) -> bool:
+        if type(data) is not bool:
+            self.fail("invalid", input=data)
+        return data
+
+
+class TimeControlIO(serializers.Serializer):
+    initial = StrictIntegerField(min_value=10, max_value=86400, help_text="seconds")
+    increment = StrictIntegerField(min_value=0, max_value=600, help_text="seconds per move")
+
+
+class CreateGameIn(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=list(engine.KINDS))
+    ranked = StrictBooleanField(default=False)
+    time_control = TimeControlIO(required=False, allow_null=True, default=None)
+
+
+class JoinIn(serializers.Serializer):
+    seat = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=3)
+
+
+class ActionIn(serializers.Serializer):
+    action = serializers.DictField(help_text="one action object, see CONTRACT.md")
+    ply = StrictIntegerField(min_value=0, help_text="the game's current ply")
+
+
+class AfterIn(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, default=0)
+
+
+class ReplayIn(serializers.Serializer):
+    ply = serializers.IntegerField(min_value=0, required=False)
+
+
+class GameListIn(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["waiting", "active", "finished", "aborted"], required=False
+    )
+    kind = serializers.ChoiceField(choices=list(engine.KINDS), required=False)
+
+
+# -- output shapes (documentation) -----------------------------------------------------
+
+
+class SeatOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    rating = serializers.IntegerField(allow_null=True)
+
+
+class ResultOut(serializers.Serializer):
+    winner = serializers.IntegerField(allow_null=True)
+    ranking = serializers.ListField(child=serializers.IntegerField())
+    reason = serializers.ChoiceField(
+        choices=["goal", "last_standing", "blocked", "move_limit", "stalemate", "score", "aborted"]
+    )
+
+
+class GameOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    ranked = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "aborted"])
+    seats = SeatOut(many=True)
+    ply = serializers.IntegerField()
+    state = serializers.JSONField(help_text="the kind's state JSON, see CONTRACT.md")
+    time_control = TimeControlIO(allow_null=True)
+    clocks = serializers.JSONField(allow_null=True)
+    result = ResultOut(allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class EventOut(serializers.Serializer):
+    ply = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    action = serializers.JSONField()
+    at = serializers.DateTimeField()
+
+
+class SubmittedOut(serializers.Serializer):
+    event = EventOut()
+    game = GameOut()
+
+
+class EventsOut(serializers.Serializer):
+    events = EventOut(many=True)
+
+
+class ReplayOut(serializers.Serializer):
+    ply = serializers.IntegerField()
+    state = serializers.JSONField()
+
+
+class LegalActionsOut(serializers.Serializer):
+    seat = serializers.IntegerField(allow_null=True)
+    actions = serializers.ListField(child=serializers.JSONField())
+
+
+class ExportOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    notation = serializers.CharField(help_text="the whole game on one line, see docs/engine.md")

@@ -1,0 +1,22 @@
+"""Games API routes under /api/."""
+
+from django.urls import path
+
+from games.api import views
+
+urlpatterns = [
+    path("games/", views.GamesView.as_view(), name="api-games"),
+    path("games/<int:game_id>/", views.GameView.as_view(), name="api-game"),
+    path("games/<int:game_id>/join/", views.JoinView.as_view(), name="api-game-join"),
+    path("games/<int:game_id>/leave/", views.LeaveView.as_view(), name="api-game-leave"),
+    path("games/<int:game_id>/actions/", views.ActionsView.as_view(), name="api-game-actions"),
+    path("games/<int:game_id>/resign/", views.ResignView.as_view(), name="api-game-resign"),
+    path("games/<int:game_id>/events/", views.EventsView.as_view(), name="api-game-events"),
+    path("games/<int:game_id>/replay/", views.ReplayView.as_view(), name="api-game-replay"),
+    path(
+        "games/<int:game_id>/legal-actions/",
+        views.LegalActionsView.as_view(),
+        name="api-game-legal-actions",
+    ),
+    path("games/<int:game_id>/export/", views.ExportView.as_view(), name="api-game-export"),
+]

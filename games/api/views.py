@@ -1,0 +1,156 @@
+"""The games REST API (CONTRACT.md): thin views over games.services and selectors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+from rest_framework.views import APIView
+
+from bloqueio_site.api_schema import errors
+from games import engine, selectors, services
+from games.api import serializers as io
+from games.errors import GameNotFound, InvalidRequest
+from games.models import Game
+
+
+def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _game(game_id: int) -> Game:
+    game = selectors.get_game(game_id)
+    if game is None:
+        raise GameNotFound(f"No game {game_id}.")
+    return game
+
+
+def _game_response(game_id: int, code: int = status.HTTP_200_OK) -> Response:
+    return Response(selectors.game_json(_game(game_id)), status=code)
+
+
+class GamesView(APIView):
+    @extend_schema(
+        parameters=[io.GameListIn], responses={200: io.GameOut(many=True), **errors(400)}
+    )
+    def get(self, request: Request) -> Response:
+        filters = _valid(io.GameListIn, request.query_params)
+        games = selectors.game_list(**filters)
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(games, request, view=self)
+        return paginator.get_paginated_response([selectors.game_json(g) for g in page or []])
+
+    @extend_schema(request=io.CreateGameIn, responses={201: io.GameOut, **errors(400, 401)})
+    def post(self, request: Request) -> Response:
+        data = _valid(io.CreateGameIn, request.data)
+        game = services.create_game(user=request.user, **data)
+        return _game_response(game.pk, status.HTTP_201_CREATED)
+
+
+class GameView(APIView):
+    @extend_schema(responses={200: io.GameOut, **errors(404)})
+    def get(self, request: Request, game_id: int) -> Response:
+        return _game_response(game_id)
+
+
+class JoinView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=io.JoinIn, responses={200: io.GameOut, **errors(400, 401, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(io.JoinIn, request.data)
+        services.join_game(game_id=game_id, user=request.user, seat=data.get("seat"))
+        return _game_response(game_id)
+
+
+class LeaveView(APIView):
+    """Give up a seat before the game starts (after it starts, resign)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: io.GameOut, **errors(401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        services.leave_game(game_id=game_id, user=request.user)
+        return _game_response(game_id)
+
+
+class ActionsView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=io.ActionIn, responses={201: io.SubmittedOut, **errors(400, 401, 403, 404, 409)}
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(io.ActionIn, request.data)
+        done = services.submit_action(
+            game_id=game_id, user=request.user, action=data["action"], ply=data["ply"]
+        )
+        return Response(
+            {"event": done.event.as_json(), "game": done.payload}, status=status.HTTP_201_CREATED
+        )
+
+
+class ResignView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: io.GameOut, **errors(401, 403, 404, 409)})
+    def post(self, request: Request, game_id: int) -> Response:
+        services.resign(game_id=game_id, user=request.user)
+        return _game_response(game_id)
+
+
+class EventsView(APIView):
+    @extend_schema(
+        parameters=[io.AfterIn], responses={200: io.EventsOut, **errors(400, 404)}
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        after = _valid(io.AfterIn, request.query_params)["after"]
+        if not Game.objects.filter(pk=game_id).exists():
+            raise GameNotFound(f"No game {game_id}.")
+        return Response({"events": selectors.events_after(game_id, after)})
+
+
+class ReplayView(APIView):
+    @extend_schema(
+        parameters=[io.ReplayIn], responses={200: io.ReplayOut, **errors(400, 404)}
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise GameNotFound(f"No game {game_id}.")
+        ply = _valid(io.ReplayIn, request.query_params).get("ply", game.ply)
+        if ply > game.ply:
+            raise InvalidRequest(f"The game has {game.ply} plies; ply must be 0 to {game.ply}.")
+        return Response({"ply": ply, "state": selectors.state_at(game, ply).to_json()})
+
+
+class LegalActionsView(APIView):
+    @extend_schema(responses={200: io.LegalActionsOut, **errors(404)})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise GameNotFound(f"No game {game_id}.")
+        rules = engine.get(game.kind)
+        state = rules.state_from_json(game.state)
+        if game.status != "active" or state.turn is None:
+            return Response({"seat": None, "actions": []})
+        actions = [a.to_json() for a in rules.legal_actions(state)]
+        return Response({"seat": state.turn, "actions": actions})
+
+
+class ExportView(APIView):
+    @extend_schema(responses={200: io.ExportOut, **errors(404)})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise GameNotFound(f"No game {game_id}.")
+        rules = engine.get(game.kind)
+        events = [rules.parse_event(e) for e in selectors.engine_events(game.pk)]
+        return Response({"id": game.pk, "kind": game.kind, "notation": rules.format_game(events)})

@@ -1,0 +1,76 @@
+"""Immutable game states and results of the barrier games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Cell, Orientation
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedBarrier:
+    """A barrier on the board and the seat that placed it (it stays if that seat leaves)."""
+
+    at: Cell
+    orientation: Orientation
+    seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"at": [self.at[0], self.at[1]], "orientation": self.orientation, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """One position. Never mutated: ``Rules.apply`` returns a new one.
+
+    The public fields are exactly the JSON state. The ``hw`` .. ``walls`` fields are
+    bitboards derived from ``barriers`` (carried along so ``apply`` stays incremental)
+    and ``cache`` holds lazily computed answers (legal actions, paths); none of them
+    take part in equality or hashing.
+    """
+
+    kind: str
+    turn: int | None
+    pawns: tuple[Cell | None, ...]
+    barriers: tuple[PlacedBarrier, ...]
+    barriers_left: tuple[int, ...]
+    in_game: tuple[bool, ...]
+    ply: int
+    left_order: tuple[int, ...]
+    hw: int = field(default=0, compare=False, repr=False)  # H anchors in use
+    vw: int = field(default=0, compare=False, repr=False)  # V anchors in use
+    down: int = field(default=0, compare=False, repr=False)  # cells with a blocked down edge
+    right: int = field(default=0, compare=False, repr=False)  # cells with a blocked right edge
+    walls: tuple[int, ...] = field(default=(), compare=False, repr=False)  # wall components
+    cache: dict[str, Any] = field(
+        init=False, default_factory=dict, compare=False, repr=False, hash=False
+    )
+
+    @property
+    def is_over(self) -> bool:
+        return self.turn is None
+
+    def to_json(self) -> dict[str, Any]:
+        """The CONTRACT.md state, plus ``ply`` and ``left_order`` as in the vectors."""
+        return {
+            "turn": self.turn,
+            "pawns": [None if p is None else [p[0], p[1]] for p in self.pawns],
+            "barriers": [b.to_json() for b in self.barriers],
+            "barriers_left": list(self.barriers_left),
+            "in_game": list(self.in_game),
+            "ply": self.ply,
+            "left_order": list(self.left_order),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a finished game ended; ``ranking[s]`` is seat s's rank (competition style)."""
+
+    winner: int | None
+    ranking: tuple[int, ...]
+    reason: str  # goal | last_standing | move_limit | stalemate
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "ranking": list(self.ranking), "reason": self.reason}

@@ -1,0 +1,74 @@
+"""The refusals of game services, each with its stable code and HTTP status."""
+
+from __future__ import annotations
+
+from bloqueio_site.errors import ServiceError
+
+
+class GameError(ServiceError):
+    """Base of every game refusal."""
+
+
+class InvalidRequest(GameError):
+    code = "invalid"
+    status = 400
+
+
+class IllegalActionError(GameError):
+    code = "illegal_action"
+    status = 400
+
+
+class NotAPlayer(GameError):
+    code = "not_a_player"
+    status = 403
+
+
+class NotYourTurn(GameError):
+    code = "not_your_turn"
+    status = 403
+
+
+class GameNotFound(GameError):
+    code = "not_found"
+    status = 404
+
+
+class StalePly(GameError):
+    code = "stale_ply"
+    status = 409
+
+
+class GameFull(GameError):
+    code = "game_full"
+    status = 409
+
+
+class SeatTaken(GameError):
+    code = "seat_taken"
+    status = 409
+
+
+class AlreadyStarted(GameError):
+    code = "already_started"
+    status = 409
+
+
+class AlreadySeated(GameError):
+    code = "already_seated"
+    status = 409
+
+
+class NotStarted(GameError):
+    code = "not_started"
+    status = 409
+
+
+class GameOver(GameError):
+    code = "game_over"
+    status = 409
+
+
+class AlreadyLeft(GameError):
+    code = "already_left"
+    status = 409

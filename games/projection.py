@@ -1,0 +1,58 @@
+"""Re-deriving a game's projection (state, ply, result, status) from its events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from games import engine
+from games.models import Game, Status
+from games.selectors import engine_events
+
+
+@dataclass
+class Drift:
+    """What the stored projection says versus what the events say."""
+
+    game_id: int
+    fields: dict[str, tuple[Any, Any]]  # field -> (stored, derived)
+
+
+def derive(game: Game) -> dict[str, Any]:
+    """The projection fields as the event log defines them."""
+    rules = engine.get(game.kind)
+    state = rules.replay(engine_events(game.pk))
+    derived: dict[str, Any] = {"ply": state.ply, "state": state.to_json()}
+    if game.status == Status.ABORTED:
+        return derived  # an abort is a moderation decision, not an event: keep its result
+    result = rules.result(state)
+    derived["result"] = None if result is None else result.to_json()
+    if result is not None:
+        derived["status"] = Status.FINISHED
+    elif game.status == Status.FINISHED:
+        derived["status"] = Status.ACTIVE
+    return derived
+
+
+def check(game: Game) -> Drift | None:
+    derived = derive(game)
+    diff = {
+        name: (getattr(game, name), value)
+        for name, value in derived.items()
+        if getattr(game, name) != value
+    }
+    return Drift(game.pk, diff) if diff else None
+
+
+def repair(game_id: int) -> Drift | None:
+    """Rewrite one game's projection from its events, under the game's row lock."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        drift = check(game)
+        if drift is not None:
+            for name, (_, value) in drift.fields.items():
+                setattr(game, name, value)
+            game.save(update_fields=list(drift.fields))
+    return drift

@@ -1,0 +1,80 @@
+"""The bridge from committed changes to WebSocket groups.
+
+`on_committed` is registered as a `games.broadcast` listener. It runs right after the
+commit of every game write (in the writer's thread) and fans the change out through the
+channel layer: the game's group gets the events, the lobby gets a summary, and players
+get personal notifications. The channel layer only notifies; clients recover anything
+lost from the database with `sync`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games.broadcast import Committed
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def game_group(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def lobby_summary(game: dict[str, Any]) -> dict[str, Any]:
+    """What the lobby shows of a game (no board state)."""
+    return {key: game[key] for key in (
+        "id", "kind", "ranked", "status", "seats", "ply", "time_control", "result",
+        "created_at", "started_at", "finished_at",
+    )}
+
+
+def _messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
+    """(group, message) pairs for one committed change, game group first."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    game = change.game
+    if change.events:
+        out.append((game_group(change.game_id),
+                    {"type": "game.events", "events": change.events, "game": game}))
+    else:
+        out.append((game_group(change.game_id),
+                    {"type": "game.changed", "change": change.change, "game": game}))
+    if change.change != "events":
+        out.append((LOBBY_GROUP, {"type": "lobby.change", "change": change.change,
+                                  "game": lobby_summary(game)}))
+    notes: dict[int, str] = {}
+    if change.change == "started":
+        notes = {uid: "game_started" for uid in change.seat_users if uid is not None}
+    elif change.change == "finished":
+        notes = {uid: "game_over" for uid in change.seat_users if uid is not None}
+    elif change.events and game["status"] == "active":
+        turn = game["state"].get("turn")
+        if turn is not None and turn < len(change.seat_users):
+            uid = change.seat_users[turn]
+            if uid is not None:
+                notes = {uid: "your_turn"}
+    for uid, what in notes.items():
+        out.append((user_group(uid), {"type": "user.notify", "event": what,
+                                      "game_id": change.game_id, "game": lobby_summary(game)}))
+    return out
+
+
+def on_committed(change: Committed) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in _messages(change):
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:
+            # The write is committed; clients catch up with `sync`. Never fail the caller.
+            log.warning("realtime: group_send to %s failed", group, exc_info=True)

@@ -1,0 +1,105 @@
+"""Reads shared by the REST API, the WebSocket consumers and the pages.
+
+`game_json` is the single place a game becomes its public JSON shape (CONTRACT.md).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from games import engine
+from games.engine.actions import LEAVE_REASONS
+from games.models import Event, Game, Seat
+
+
+def iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat().replace("+00:00", "Z")
+
+
+def games_with_seats() -> QuerySet[Game]:
+    """Games with their seats and users loaded in one extra query, whatever the count."""
+    return Game.objects.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("seat"))
+    )
+
+
+def game_list(*, status: str | None = None, kind: str | None = None) -> QuerySet[Game]:
+    games = games_with_seats().order_by("-created_at", "-id")
+    if status:
+        games = games.filter(status=status)
+    if kind:
+        games = games.filter(kind=kind)
+    return games
+
+
+def get_game(game_id: int) -> Game | None:
+    return games_with_seats().filter(pk=game_id).first()
+
+
+def seats_json(game: Game, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
+    taken = {s.seat: s for s in (seats if seats is not None else game.seats.all())}
+    out = []
+    for index in range(game.seat_count):
+        seat = taken.get(index)
+        out.append({
+            "seat": index,
+            "username": seat.user.username if seat is not None else None,
+            "rating": None,
+        })
+    return out
+
+
+def game_json(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """The public JSON of a game (CONTRACT.md); `seats` must carry their users."""
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "ranked": game.ranked,
+        "status": game.status,
+        "seats": seats_json(game, seats),
+        "ply": game.ply,
+        "state": game.state,
+        "time_control": game.time_control,
+        "clocks": None,
+        "result": game.result,
+        "created_at": iso(game.created_at),
+        "started_at": iso(game.started_at),
+        "finished_at": iso(game.finished_at),
+    }
+
+
+def seat_of(game: Game, user_id: int | None) -> int | None:
+    """The seat `user_id` holds in `game` (uses prefetched seats when present)."""
+    if user_id is None:
+        return None
+    for seat in game.seats.all():
+        if seat.user_id == user_id:
+            return seat.seat
+    return None
+
+
+def events_after(game_id: int, after: int = 0) -> list[dict[str, Any]]:
+    rows = Event.objects.filter(game_id=game_id, ply__gt=after).order_by("ply")
+    return [event.as_json() for event in rows]
+
+
+def engine_event(action: dict[str, Any], seat: int) -> dict[str, Any]:
+    """An event row as the engine reads it: leaving events carry their seat."""
+    if action.get("type") in LEAVE_REASONS:
+        return {"type": action["type"], "seat": seat}
+    return action
+
+
+def engine_events(game_id: int, upto: int | None = None) -> list[dict[str, Any]]:
+    rows = Event.objects.filter(game_id=game_id).order_by("ply")
+    if upto is not None:
+        rows = rows.filter(ply__lte=upto)
+    return [engine_event(action, seat) for action, seat in rows.values_list("action", "seat")]
+
+
+def state_at(game: Game, ply: int) -> engine.State:
+    rules = engine.get(game.kind)
+    return rules.replay(engine_events(game.pk, upto=ply))

@@ -1,0 +1,83 @@
+"""Shared fixtures: named users (alice, bob, carol, dave) with API clients."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from games import broadcast
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+PASSWORD = "correct-horse-battery-9"
+
+
+def make_user(username: str) -> User:
+    user = User.objects.create_user(username=username, password=PASSWORD)
+    Token.objects.create(user=user)
+    return user
+
+
+def client_for(user: User | None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+    return client
+
+
+@pytest.fixture
+def alice(db: Any) -> User:
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db: Any) -> User:
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(db: Any) -> User:
+    return make_user("carol")
+
+
+@pytest.fixture
+def dave(db: Any) -> User:
+    return make_user("dave")
+
+
+@pytest.fixture
+def players(alice: User, bob: User, carol: User, dave: User) -> list[User]:
+    return [alice, bob, carol, dave]
+
+
+@pytest.fixture
+def anon() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def published() -> Iterator[list[broadcast.Committed]]:
+    """Every message the services publish after commit, in order."""
+    seen: list[broadcast.Committed] = []
+    broadcast.subscribe(seen.append)
+    yield seen
+    broadcast.unsubscribe(seen.append)
+
+
+def recorded_games() -> list[dict[str, Any]]:
+    path = SHARED / "bench" / "games-bloqueio.jsonl"
+    with path.open() as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    # PBKDF2's deliberate slowness costs ~0.3 s a user; tests don't need it.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,64 @@
+"""Racing submissions for one ply: the database lets exactly one through."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games.models import Event
+from tests.conftest import client_for
+from tests.games.helpers import started_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _race(requests: list[tuple[object, dict]], url: str) -> list:
+    barrier = threading.Barrier(len(requests))
+    responses: list = [None] * len(requests)
+
+    def run(index: int, client: object, body: dict) -> None:
+        try:
+            barrier.wait()
+            responses[index] = client.post(url, body, format="json")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c, b)) for i, (c, b) in enumerate(requests)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return responses
+
+
+def test_eight_racing_submissions_write_exactly_one_event(players):
+    game = started_game(players)
+    moves = [{"type": "move", "to": [2, 5]}, {"type": "barrier", "at": [3, 3], "orientation": "H"},
+             {"type": "move", "to": [1, 4]}, {"type": "move", "to": [1, 6]}]
+    requests = [(client_for(players[0]), {"action": moves[i % 4], "ply": 0}) for i in range(8)]
+    responses = _race(requests, f"/api/games/{game.pk}/actions/")
+    codes = sorted(r.status_code for r in responses)
+    assert codes == [201] + [409] * 7
+    assert {r.json()["code"] for r in responses if r.status_code == 409} == {"stale_ply"}
+    assert list(Event.objects.filter(game=game).values_list("ply", flat=True)) == [1]
+    game.refresh_from_db()
+    assert game.ply == 1
+
+
+def test_racing_plies_never_leave_a_gap_or_duplicate(players):
+    game = started_game(players, kind="quoridor4")
+    # Every seat races its move for ply 0..3 at once; only the right seat at the right ply
+    # can succeed, and plies stay consecutive.
+    script = [{"type": "move", "to": [7, 4]}, {"type": "move", "to": [1, 4]},
+              {"type": "move", "to": [4, 1]}, {"type": "move", "to": [4, 7]}]
+    for ply, action in enumerate(script):
+        requests = [(client_for(players[s]), {"action": action, "ply": ply}) for s in range(4)]
+        requests += [(client_for(players[ply]), {"action": action, "ply": ply})] * 4
+        responses = _race(requests, f"/api/games/{game.pk}/actions/")
+        assert sum(r.status_code == 201 for r in responses) == 1
+        assert {r.json().get("code") for r in responses if r.status_code != 201} <= {
+            "stale_ply", "not_your_turn"}
+    plies = list(Event.objects.filter(game=game).order_by("ply").values_list("ply", flat=True))
+    assert plies == [1, 2, 3, 4]
