@@ -3,7 +3,11 @@
 from django.urls import path
 
 from bloqueio_site.ping import PingConsumer
+from games.consumers import GameConsumer, LobbyConsumer, MeConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/me/", MeConsumer.as_asgi()),
 ]

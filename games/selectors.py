@@ -81,8 +81,10 @@ def seat_of(game: Game, user_id: int | None) -> int | None:
     return None
 
 
-def events_after(game_id: int, after: int = 0) -> list[dict[str, Any]]:
+def events_after(game_id: int, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
     rows = Event.objects.filter(game_id=game_id, ply__gt=after).order_by("ply")
+    if upto is not None:
+        rows = rows.filter(ply__lte=upto)
     return [event.as_json() for event in rows]
 
 

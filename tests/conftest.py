@@ -81,3 +81,28 @@ def recorded_games() -> list[dict[str, Any]]:
 def fast_password_hashing(settings: Any) -> None:
     # PBKDF2's deliberate slowness costs ~0.3 s a user; tests don't need it.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> Iterator[None]:
+    # channels_redis binds locks to the event loop that first used it; each async test
+    # runs its own loop, so each test gets its own layer instance.
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    _clear_presence()
+    yield
+    channel_layers.backends.clear()
+
+
+def _clear_presence() -> None:
+    """Game ids restart with each test database; presence keys of old runs must go."""
+    import redis
+    from django.conf import settings
+
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    keys = list(client.scan_iter(f"{prefix}:presence:*"))
+    if keys:
+        client.delete(*keys)
+    client.close()

@@ -97,6 +97,16 @@ class GameOut(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
+class PresenceOut(serializers.Serializer):
+    online = serializers.ListField(child=serializers.BooleanField(),
+                                   help_text="per seat: has an open WebSocket")
+    spectators = serializers.IntegerField()
+
+
+class GameDetailOut(GameOut):
+    presence = PresenceOut()
+
+
 class EventOut(serializers.Serializer):
     ply = serializers.IntegerField()
     seat = serializers.IntegerField()

@@ -13,7 +13,7 @@ from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from bloqueio_site.api_schema import errors
-from games import engine, selectors, services
+from games import engine, presence, selectors, services
 from games.api import serializers as io
 from games.errors import GameNotFound, InvalidRequest
 from games.models import Game
@@ -55,9 +55,12 @@ class GamesView(APIView):
 
 
 class GameView(APIView):
-    @extend_schema(responses={200: io.GameOut, **errors(404)})
+    @extend_schema(responses={200: io.GameDetailOut, **errors(404)})
     def get(self, request: Request, game_id: int) -> Response:
-        return _game_response(game_id)
+        game = _game(game_id)
+        body = selectors.game_json(game)
+        body["presence"] = presence.snapshot_sync(game.pk, game.seat_count)
+        return Response(body)
 
 
 class JoinView(APIView):

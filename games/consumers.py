@@ -1,0 +1,336 @@
+"""WebSocket consumers: a game (`/ws/games/{id}/`), the lobby, and personal notifications.
+
+Thin by design: they parse frames, call `games.services` (off the event loop) exactly as
+the REST views do, and relay what `games.realtime` fans out after each commit. Delivery
+to a game's sockets is in ply order without gaps: each connection remembers the last ply
+it sent, drops duplicates, and fills any gap from the database before going on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import DatabaseError
+
+from bloqueio_site.errors import ServiceError
+from games import presence, selectors, services
+from games.models import Status
+from games.realtime import LOBBY_GROUP, game_group, lobby_summary, user_group
+from games.ws_protocol import (
+    CLOSE_FLOOD,
+    CLOSE_IDLE,
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAUTHORIZED,
+    FLOOD_CLOSE_AFTER,
+    FrameError,
+    TokenBucket,
+    decode_frame,
+    error_frame,
+    ref_of,
+)
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 25.0
+# A client silent for this long (no frame, no pong) is taken as gone.
+IDLE_SECONDS = HEARTBEAT_SECONDS * 3
+LOBBY_SNAPSHOT = 50
+
+
+class BaseConsumer(AsyncJsonWebsocketConsumer):
+    """Frame decoding, rate limiting, error frames and the heartbeat loop."""
+
+    heartbeat_seconds = HEARTBEAT_SECONDS
+    idle_seconds = IDLE_SECONDS
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        self.bucket = TokenBucket()
+        self.conn_id = uuid.uuid4().hex
+        self.last_heard = asyncio.get_running_loop().time()
+        self.heartbeat: asyncio.Task[None] | None = None
+        await super().websocket_connect(message)
+
+    @property
+    def user(self) -> Any:
+        return self.scope.get("user")
+
+    @property
+    def user_id(self) -> int | None:
+        user = self.user
+        return user.pk if user is not None and user.is_authenticated else None
+
+    async def refuse(self, code: str, detail: str, close_code: int) -> None:
+        """Accept, say why, and close: clients get a reason, not a bare 403."""
+        await self.accept()
+        await self.send_json(error_frame(code, detail))
+        await self.close(code=close_code)
+
+    def start_heartbeat(self) -> None:
+        self.heartbeat = asyncio.create_task(self._heartbeat())
+
+    async def _heartbeat(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.heartbeat_seconds)
+            if loop.time() - self.last_heard > self.idle_seconds:
+                await self.close(code=CLOSE_IDLE)
+                return
+            await self.send_json({"type": "ping"})
+            await self.on_heartbeat()
+
+    async def on_heartbeat(self) -> None:
+        """Hook for periodic work while the connection lives."""
+
+    async def disconnect(self, code: int) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
+        self.last_heard = asyncio.get_running_loop().time()
+        if not self.bucket.take():
+            if self.bucket.refused >= FLOOD_CLOSE_AFTER:
+                await self.close(code=CLOSE_FLOOD)
+            elif self.bucket.refused == 1 or self.bucket.refused % 50 == 0:
+                await self.send_json(error_frame("rate_limited", "Too many messages; slow down."))
+            return
+        try:
+            content = decode_frame(text_data, bytes_data)
+        except FrameError as exc:
+            await self.send_json(error_frame(exc.code, exc.detail))
+            return
+        kind = content["type"]
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "pong":
+            return
+        else:
+            await self.handle(kind, content)
+
+    async def handle(self, kind: str, content: dict[str, Any]) -> None:
+        await self.send_json(error_frame("unknown_type", f"Unknown message type {kind[:40]!r}.",
+                                         ref_of(content)))
+
+
+# -- game ----------------------------------------------------------------------------------
+
+
+def _hello(game_id: int, user_id: int | None) -> tuple[dict[str, Any], int | None] | None:
+    game = selectors.get_game(game_id)
+    if game is None:
+        return None
+    return selectors.game_json(game), selectors.seat_of(game, user_id)
+
+
+def _sync(game_id: int, after: int) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """Events after `after` and the game they lead to, consistent with each other.
+
+    The game row is read first; events up to its ply are committed with it (same
+    transaction), so capping the events there keeps the frame's game and events in step
+    even when another event commits between the two reads.
+    """
+    game = selectors.get_game(game_id)
+    if game is None:
+        return None
+    return selectors.events_after(game_id, after, upto=game.ply), selectors.game_json(game)
+
+
+class GameConsumer(BaseConsumer):
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.group = game_group(self.game_id)
+        self.seat: int | None = None
+        self.joined = False
+        if self.scope.get("auth_failed"):
+            await self.refuse("authentication_failed", "Unknown or revoked token.",
+                              CLOSE_UNAUTHORIZED)
+            return
+        # Join the group before reading the game: an event committed in between then
+        # arrives as a duplicate (dropped), never as a loss.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.joined = True
+        hello = await database_sync_to_async(_hello)(self.game_id, self.user_id)
+        if hello is None:
+            await self.refuse("not_found", f"No game {self.game_id}.", CLOSE_NOT_FOUND)
+            return
+        game, self.seat = hello
+        self.seat_count = len(game["seats"])
+        self.last_ply = game["ply"]
+        await self.accept()
+        await presence.touch(self.game_id, self.conn_id, self.seat)
+        game["presence"] = self.presence = await presence.snapshot(self.game_id, self.seat_count)
+        await self.send_json({"type": "hello", "you": {"seat": self.seat}, "game": game})
+        await self._announce_presence()
+        self.start_heartbeat()
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        if not self.joined:
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "seat_count"):
+            try:
+                await presence.leave(self.game_id, self.conn_id, self.seat)
+                await self._announce_presence()
+            except Exception:
+                log.warning("presence update failed on disconnect", exc_info=True)
+
+    async def on_heartbeat(self) -> None:
+        await presence.touch(self.game_id, self.conn_id, self.seat)
+
+    async def _announce_presence(self) -> None:
+        snapshot = await presence.snapshot(self.game_id, self.seat_count)
+        await self.channel_layer.group_send(self.group, {"type": "game.presence",
+                                                         "presence": snapshot})
+
+    # -- client messages -------------------------------------------------------------------
+
+    async def handle(self, kind: str, content: dict[str, Any]) -> None:
+        ref = ref_of(content)
+        if kind == "sync":
+            after = content.get("after", 0)
+            if type(after) is not int or after < 0:
+                await self.send_json(error_frame("invalid", "`after` must be a ply >= 0.", ref))
+                return
+            await self._send_sync(after)
+        elif kind in ("action", "resign"):
+            if self.user_id is None or self.seat is None:
+                await self.send_json(error_frame(
+                    "read_only", "Spectators may only send sync and ping.", ref))
+                return
+            await self._write(kind, content, ref)
+        else:
+            await super().handle(kind, content)
+
+    async def _write(self, kind: str, content: dict[str, Any], ref: Any) -> None:
+        try:
+            if kind == "action":
+                ply = content.get("ply")
+                if type(ply) is not int:
+                    raise FrameError("invalid", "`ply` must be the game's current ply.")
+                if not isinstance(content.get("action"), dict):
+                    raise FrameError("invalid", "`action` must be an action object.")
+                done = await database_sync_to_async(services.submit_action)(
+                    game_id=self.game_id, user=self.user, action=content["action"], ply=ply)
+                ply_after = done.event.ply
+            else:
+                game = await database_sync_to_async(services.resign)(
+                    game_id=self.game_id, user=self.user)
+                ply_after = game.ply
+        except FrameError as exc:
+            await self.send_json(error_frame(exc.code, exc.detail, ref))
+        except ServiceError as exc:
+            await self.send_json(error_frame(exc.code, exc.detail, ref))
+        except DatabaseError:
+            log.warning("database error on a websocket write", exc_info=True)
+            await self.send_json(error_frame("unavailable", "The database is unavailable.", ref))
+        else:
+            await self.send_json({"type": "ack", "ref": ref, "ply": ply_after})
+
+    async def _send_sync(self, after: int) -> None:
+        found = await database_sync_to_async(_sync)(self.game_id, after)
+        if found is None:
+            await self.send_json(error_frame("not_found", f"No game {self.game_id}."))
+            return
+        events, game = found
+        game["presence"] = self.presence
+        if events:
+            self.last_ply = max(self.last_ply, events[-1]["ply"])
+        await self.send_json({"type": "events", "events": events, "game": game})
+
+    # -- group messages --------------------------------------------------------------------
+
+    async def game_events(self, message: dict[str, Any]) -> None:
+        events = [e for e in message["events"] if e["ply"] > self.last_ply]
+        if not events:
+            return  # already delivered (by a sync or a gap fill)
+        game = dict(message["game"], presence=self.presence)
+        if events[0]["ply"] > self.last_ply + 1:
+            # A notification was lost or overtaken: fill the gap from the database.
+            found = await database_sync_to_async(_sync)(self.game_id, self.last_ply)
+            if found is not None:
+                events = found[0]
+                game = dict(found[1], presence=self.presence)
+        for event in events:
+            if event["ply"] != self.last_ply + 1:
+                continue
+            self.last_ply = event["ply"]
+            await self.send_json({"type": "event", "event": event, "game": game})
+
+    async def game_changed(self, message: dict[str, Any]) -> None:
+        game = dict(message["game"], presence=self.presence)
+        if self.user_id is not None:
+            seat = next((s["seat"] for s in game["seats"]
+                         if s["username"] == self.user.username), None)
+            if seat != self.seat:  # joined or left while connected: present as the new role
+                await presence.leave(self.game_id, self.conn_id, self.seat)
+                self.seat = seat
+                await presence.touch(self.game_id, self.conn_id, self.seat)
+                await self._announce_presence()
+        await self.send_json({"type": "game", "change": message["change"], "game": game})
+
+    async def game_presence(self, message: dict[str, Any]) -> None:
+        if message["presence"] == self.presence:
+            return
+        self.presence = message["presence"]
+        await self.send_json({"type": "presence", "presence": self.presence})
+
+
+# -- lobby and personal notifications ----------------------------------------------------------
+
+
+def _lobby_snapshot() -> list[dict[str, Any]]:
+    games = selectors.games_with_seats().filter(
+        status__in=[Status.WAITING, Status.ACTIVE]).order_by("-created_at")[:LOBBY_SNAPSHOT]
+    return [lobby_summary(selectors.game_json(g)) for g in games]
+
+
+class LobbyConsumer(BaseConsumer):
+    """`/ws/lobby/`: the open and live games now, then every change as it happens."""
+
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        games = await database_sync_to_async(_lobby_snapshot)()
+        await self.accept()
+        await self.send_json({"type": "hello", "games": games})
+        self.start_heartbeat()
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def lobby_change(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "lobby", "change": message["change"],
+                              "game": message["game"]})
+
+
+class MeConsumer(BaseConsumer):
+    """`/ws/me/`: notifications for the signed-in user (your turn, game started, ...)."""
+
+    async def connect(self) -> None:
+        self.group = None
+        if self.scope.get("auth_failed") or self.user_id is None:
+            await self.refuse("not_authenticated", "Log in or send a token.", CLOSE_UNAUTHORIZED)
+            return
+        self.group = user_group(self.user_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "hello", "you": {"username": self.user.username}})
+        self.start_heartbeat()
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def user_notify(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "notify", "event": message["event"],
+                              "game_id": message["game_id"], "game": message["game"]})
+
+
+

@@ -1,0 +1,85 @@
+"""Frame handling shared by the WebSocket consumers: size limit, JSON, rate limit.
+
+Every refusal is an `error` frame with a code; a connection is only closed (with a close
+code, never silently) for persistent abuse or failed authentication.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_FRAME_BYTES = 16 * 1024
+RATE_PER_SECOND = 20.0
+RATE_BURST = 40.0
+# Refusals past this many in a row for flooding close the connection.
+FLOOD_CLOSE_AFTER = 200
+
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_NOT_FOUND = 4404
+CLOSE_IDLE = 4408
+CLOSE_FLOOD = 4429
+
+
+class FrameError(Exception):
+    def __init__(self, code: str, detail: str):
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+@dataclass
+class TokenBucket:
+    """Allows `rate` messages a second with bursts up to `burst`."""
+
+    rate: float = RATE_PER_SECOND
+    burst: float = RATE_BURST
+    tokens: float = RATE_BURST
+    stamp: float = field(default_factory=time.monotonic)
+    refused: int = 0
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            self.refused = 0
+            return True
+        self.refused += 1
+        return False
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def decode_frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
+    """The frame as a JSON object with a string `type`, or a FrameError."""
+    if text_data is None:
+        raise FrameError("invalid_frame", "Frames must be JSON text, not binary.")
+    if len(text_data) > MAX_FRAME_BYTES:
+        raise FrameError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
+    try:
+        content = json.loads(text_data, parse_constant=_no_constants)
+    except (ValueError, RecursionError):
+        raise FrameError("invalid_json", "The frame is not valid JSON.") from None
+    if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+        raise FrameError("invalid_frame", "A frame is a JSON object with a string `type`.")
+    return content
+
+
+def ref_of(content: dict[str, Any]) -> Any:
+    """The client's `ref`, echoed back only if it is a short string or a number."""
+    ref = content.get("ref")
+    if isinstance(ref, str) and len(ref) <= 200:
+        return ref
+    if type(ref) is int or type(ref) is float:
+        return ref
+    return None
+
+
+def error_frame(code: str, detail: str, ref: Any = None) -> dict[str, Any]:
+    return {"type": "error", "code": code, "detail": detail, "ref": ref}

@@ -1,0 +1,304 @@
+"""The game WebSocket: every message type, permissions, malformed frames, ordering."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async as sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from bloqueio_site.asgi import application
+from games import broadcast, realtime, services
+from games.consumers import BaseConsumer
+from games.ws_protocol import MAX_FRAME_BYTES
+from tests.conftest import client_for, make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+MOVE0 = {"type": "move", "to": [2, 5]}
+
+
+def _headers(user: Any | None) -> list[tuple[bytes, bytes]]:
+    if user is None:
+        return LOCAL
+    return [*LOCAL, (b"authorization", f"Token {user.auth_token.key}".encode())]
+
+
+async def connect(path: str, user: Any | None = None) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(application, path, headers=_headers(user))
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def receive_type(comm: WebsocketCommunicator, kind: str) -> dict:
+    """The next frame of type `kind`, skipping presence/ping chatter."""
+    while True:
+        frame = await comm.receive_json_from(timeout=3)
+        if frame["type"] == kind:
+            return frame
+        assert frame["type"] in ("presence", "ping", "game"), frame
+
+
+@pytest.fixture
+async def four():
+    users = [await sync_to_async(make_user)(n) for n in ("alice", "bob", "carol", "dave")]
+    game = await sync_to_async(services.create_game)(user=users[0], kind="bloqueio")
+    for user in users[1:]:
+        await sync_to_async(services.join_game)(game_id=game.pk, user=user)
+    return game.pk, users
+
+
+async def test_hello_for_players_and_spectators(four):
+    gid, users = four
+    player = await connect(f"/ws/games/{gid}/", users[2])
+    hello = await player.receive_json_from()
+    assert hello["type"] == "hello"
+    assert hello["you"] == {"seat": 2}
+    assert hello["game"]["status"] == "active"
+    assert hello["game"]["presence"]["online"][2] is True
+    spectator = await connect(f"/ws/games/{gid}/")
+    hello = await spectator.receive_json_from()
+    assert hello["you"] == {"seat": None}
+    assert hello["game"]["presence"] == {"online": [False, False, True, False], "spectators": 1}
+    await player.disconnect()
+    assert (await receive_type(spectator, "presence"))["presence"]["online"][2] is False
+    await spectator.disconnect()
+
+
+async def test_action_is_acked_and_broadcast_in_order(four):
+    gid, users = four
+    alice = await connect(f"/ws/games/{gid}/", users[0])
+    bob = await connect(f"/ws/games/{gid}/", users[1])
+    spectator = await connect(f"/ws/games/{gid}/")
+    for comm in (alice, bob, spectator):
+        await receive_type(comm, "hello")
+    await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": "r1"})
+    assert await receive_type(alice, "ack") == {"type": "ack", "ref": "r1", "ply": 1}
+    await bob.send_json_to({"type": "action", "action": {"type": "move", "to": [5, 8]},
+                            "ply": 1, "ref": 7})
+    assert (await receive_type(bob, "ack"))["ref"] == 7
+    for comm in (alice, bob, spectator):
+        first = await receive_type(comm, "event")
+        second = await receive_type(comm, "event")
+        assert [first["event"]["ply"], second["event"]["ply"]] == [1, 2]
+        assert first["event"]["action"] == MOVE0 and first["event"]["seat"] == 0
+        assert second["game"]["ply"] == 2
+        await comm.disconnect()
+
+
+async def test_rest_action_reaches_websocket_spectators(four):
+    gid, users = four
+    spectator = await connect(f"/ws/games/{gid}/")
+    await receive_type(spectator, "hello")
+    response = await sync_to_async(client_for(users[0]).post)(
+        f"/api/games/{gid}/actions/", {"action": MOVE0, "ply": 0}, format="json")
+    assert response.status_code == 201
+    frame = await receive_type(spectator, "event")
+    assert frame["event"]["action"] == MOVE0
+    assert frame["game"]["state"]["pawns"][0] == [2, 5]
+    await spectator.disconnect()
+
+
+async def test_sync_returns_what_was_missed(four):
+    gid, users = four
+    for action, user in [(MOVE0, users[0]), ({"type": "move", "to": [5, 8]}, users[1])]:
+        game = await sync_to_async(lambda: services.Game.objects.get(pk=gid))()
+        await sync_to_async(services.submit_action)(game_id=gid, user=user, action=action,
+                                                    ply=game.ply)
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    await comm.send_json_to({"type": "sync", "after": 1})
+    frame = await receive_type(comm, "events")
+    assert [e["ply"] for e in frame["events"]] == [2]
+    assert frame["game"]["ply"] == 2
+    await comm.send_json_to({"type": "sync", "after": "x"})
+    assert (await receive_type(comm, "error"))["code"] == "invalid"
+    await comm.disconnect()
+
+
+async def test_a_lost_notification_is_filled_from_the_database(four):
+    gid, users = four
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    broadcast.unsubscribe(realtime.on_committed)  # the first event's notice gets "lost"
+    try:
+        await sync_to_async(services.submit_action)(game_id=gid, user=users[0], action=MOVE0,
+                                                    ply=0)
+    finally:
+        broadcast.subscribe(realtime.on_committed)
+    await sync_to_async(services.submit_action)(
+        game_id=gid, user=users[1], action={"type": "move", "to": [5, 8]}, ply=1)
+    plies = [(await receive_type(comm, "event"))["event"]["ply"] for _ in range(2)]
+    assert plies == [1, 2]
+    await comm.disconnect()
+
+
+async def test_spectators_are_read_only(four):
+    gid, _ = four
+    outsider = await sync_to_async(make_user)("eve")
+    for user in (None, outsider):
+        comm = await connect(f"/ws/games/{gid}/", user)
+        await receive_type(comm, "hello")
+        for frame in ({"type": "action", "action": MOVE0, "ply": 0, "ref": "x"},
+                      {"type": "resign", "ref": "y"}):
+            await comm.send_json_to(frame)
+            error = await receive_type(comm, "error")
+            assert (error["code"], error["ref"]) == ("read_only", frame["ref"])
+        await comm.send_json_to({"type": "ping"})
+        assert await receive_type(comm, "pong") == {"type": "pong"}
+        await comm.disconnect()
+
+
+async def test_refusals_carry_codes_and_refs(four):
+    gid, users = four
+    bob = await connect(f"/ws/games/{gid}/", users[1])
+    alice = await connect(f"/ws/games/{gid}/", users[0])
+    await receive_type(bob, "hello")
+    await receive_type(alice, "hello")
+    cases = [
+        (bob, {"type": "action", "action": MOVE0, "ply": 0, "ref": "a"}, "not_your_turn"),
+        (alice, {"type": "action", "action": MOVE0, "ply": 3, "ref": "b"}, "stale_ply"),
+        (alice, {"type": "action", "action": {"type": "move", "to": [6, 5]}, "ply": 0,
+                 "ref": "c"}, "illegal_action"),
+        (alice, {"type": "action", "action": {"type": "fly"}, "ply": 0, "ref": "d"},
+         "illegal_action"),
+        (alice, {"type": "action", "action": MOVE0, "ply": "0", "ref": "e"}, "invalid"),
+        (alice, {"type": "action", "action": [1], "ply": 0, "ref": "f"}, "invalid"),
+    ]
+    for comm, frame, code in cases:
+        await comm.send_json_to(frame)
+        error = await receive_type(comm, "error")
+        assert (error["code"], error["ref"]) == (code, frame["ref"]), error
+        assert error["detail"]
+    await alice.send_json_to({"type": "resign", "ref": "z"})
+    assert (await receive_type(alice, "ack"))["ref"] == "z"
+    assert (await receive_type(bob, "event"))["event"]["action"] == {"type": "resign"}
+    assert (await receive_type(alice, "event"))["event"]["seat"] == 0
+    await alice.send_json_to({"type": "resign", "ref": "zz"})
+    assert (await receive_type(alice, "error"))["code"] == "already_left"
+    await alice.disconnect()
+    await bob.disconnect()
+
+
+@pytest.mark.parametrize(("raw", "code"), [
+    ("{not json", "invalid_json"),
+    ("[1, 2]", "invalid_frame"),
+    ('{"no": "type"}', "invalid_frame"),
+    ('{"type": 5}', "invalid_frame"),
+    ('{"type": "dance"}', "unknown_type"),
+    ('{"type": "sync", "after": NaN}', "invalid_json"),
+    ("[" * 8_000 + "]" * 8_000, "invalid_json"),
+    (json.dumps({"type": "sync", "pad": "x" * MAX_FRAME_BYTES}), "too_large"),
+])
+async def test_malformed_frames_get_errors_and_the_socket_survives(four, raw, code):
+    gid, _ = four
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    await comm.send_to(text_data=raw)
+    assert (await receive_type(comm, "error"))["code"] == code
+    await comm.send_json_to({"type": "ping"})
+    assert await receive_type(comm, "pong") == {"type": "pong"}
+    await comm.disconnect()
+
+
+async def test_binary_frames_are_refused(four):
+    gid, _ = four
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    await comm.send_to(bytes_data=b"\x00\x01")
+    assert (await receive_type(comm, "error"))["code"] == "invalid_frame"
+    await comm.disconnect()
+
+
+async def test_floods_are_rate_limited(four):
+    gid, _ = four
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    for _ in range(100):
+        await comm.send_json_to({"type": "ping"})
+    frames = []
+    while not await comm.receive_nothing(timeout=0.5):
+        frames.append(await comm.receive_json_from())
+    pongs = sum(f["type"] == "pong" for f in frames)
+    assert 30 <= pongs < 100
+    assert any(f.get("code") == "rate_limited" for f in frames)
+    await comm.disconnect()
+
+
+async def test_bad_token_and_unknown_game_are_closed_with_codes(four):
+    gid, _ = four
+    headers = [*LOCAL, (b"authorization", b"Token nope")]
+    comm = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=headers)
+    await comm.connect()
+    assert (await comm.receive_json_from())["code"] == "authentication_failed"
+    assert (await comm.receive_output())["code"] == 4401
+    comm = WebsocketCommunicator(application, "/ws/games/999999/", headers=LOCAL)
+    await comm.connect()
+    assert (await comm.receive_json_from())["code"] == "not_found"
+    assert (await comm.receive_output())["code"] == 4404
+
+
+async def test_server_heartbeat_and_idle_close(four, monkeypatch):
+    gid, _ = four
+    monkeypatch.setattr(BaseConsumer, "heartbeat_seconds", 0.2)
+    monkeypatch.setattr(BaseConsumer, "idle_seconds", 0.5)
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    assert (await receive_type(comm, "ping"))["type"] == "ping"
+    while True:  # stay silent: the server closes the half-open connection
+        output = await comm.receive_output(timeout=3)
+        if output["type"] == "websocket.close":
+            assert output["code"] == 4408
+            break
+
+
+async def test_lobby_sees_games_come_and_go(alice, bob):
+    lobby = await connect("/ws/lobby/")
+    assert (await lobby.receive_json_from())["type"] == "hello"
+    game = await sync_to_async(services.create_game)(user=alice, kind="quoridor")
+    frame = await receive_type(lobby, "lobby")
+    assert (frame["change"], frame["game"]["id"]) == ("created", game.pk)
+    assert "state" not in frame["game"]
+    await sync_to_async(services.join_game)(game_id=game.pk, user=bob)
+    assert (await receive_type(lobby, "lobby"))["change"] == "started"
+    await sync_to_async(services.resign)(game_id=game.pk, user=bob)
+    frame = await receive_type(lobby, "lobby")
+    assert (frame["change"], frame["game"]["result"]["winner"]) == ("finished", 0)
+    again = await connect("/ws/lobby/")
+    assert (await again.receive_json_from())["games"] == []  # nothing open or live now
+    await lobby.disconnect()
+    await again.disconnect()
+
+
+async def test_personal_notifications(alice, bob):
+    anon = WebsocketCommunicator(application, "/ws/me/", headers=LOCAL)
+    await anon.connect()
+    assert (await anon.receive_json_from())["code"] == "not_authenticated"
+    me_a, me_b = await connect("/ws/me/", alice), await connect("/ws/me/", bob)
+    assert (await me_a.receive_json_from())["you"] == {"username": "alice"}
+    await me_b.receive_json_from()
+    game = await sync_to_async(services.create_game)(user=alice, kind="quoridor")
+    await sync_to_async(services.join_game)(game_id=game.pk, user=bob)
+    for comm in (me_a, me_b):
+        frame = await receive_type(comm, "notify")
+        assert (frame["event"], frame["game_id"]) == ("game_started", game.pk)
+    await sync_to_async(services.submit_action)(
+        game_id=game.pk, user=alice, action={"type": "move", "to": [7, 4]}, ply=0)
+    assert (await receive_type(me_b, "notify"))["event"] == "your_turn"
+    await sync_to_async(services.resign)(game_id=game.pk, user=bob)
+    assert (await receive_type(me_a, "notify"))["event"] == "game_over"
+    await me_a.disconnect()
+    await me_b.disconnect()
+
+
+async def test_rest_detail_carries_presence(four):
+    gid, users = four
+    comm = await connect(f"/ws/games/{gid}/", users[1])
+    await receive_type(comm, "hello")
+    body = (await sync_to_async(client_for(None).get)(f"/api/games/{gid}/")).json()
+    assert body["presence"] == {"online": [False, True, False, False], "spectators": 0}
+    await comm.disconnect()

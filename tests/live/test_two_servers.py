@@ -1,0 +1,63 @@
+"""Two real Daphne processes serve one game together through PostgreSQL and Redis."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async as sync_to_async
+
+from games import engine, services
+from tests.conftest import make_user, recorded_games
+from tests.live.servers import daphnes
+from tests.live.ws_client import Client
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+async def test_four_players_two_spectators_across_two_processes(tmp_path):
+    record = recorded_games()[3]
+    users = [await sync_to_async(make_user)(n) for n in ("alice", "bob", "carol", "dave")]
+    game = await sync_to_async(services.create_game)(user=users[0], kind="bloqueio")
+    for user in users[1:]:
+        await sync_to_async(services.join_game)(game_id=game.pk, user=user)
+
+    with daphnes(2, tmp_path) as (one, two):
+        bases = [one.ws, two.ws]
+        players = [Client(u.username, bases[i % 2], game.pk, u.auth_token.key, record["actions"])
+                   for i, u in enumerate(users)]
+        steady = Client("spectator-1", one.ws, game.pk)
+        roaming = Client("spectator-2", two.ws, game.pk)
+        for client in [*players, steady, roaming]:
+            await client.connect()
+        assert [p.seat for p in players] == [0, 1, 2, 3]
+
+        # The roaming spectator leaves a third of the way in, misses events, and comes
+        # back on the other process, catching up with `sync`.
+        third = record["plies"] // 3
+        tasks = [asyncio.create_task(c.run()) for c in [*players, steady]]
+        await roaming.run(until_ply=third)
+        await roaming.close()
+        await asyncio.sleep(0.3)
+        missed_from = len(roaming.events)
+        await roaming.connect(one.ws)
+        tasks.append(asyncio.create_task(roaming.run()))
+        await asyncio.gather(*tasks)
+        for client in [*players, steady, roaming]:
+            await client.close()
+
+    rules = engine.get("bloqueio")
+    final = rules.replay(record["actions"])
+    expected = list(range(1, record["plies"] + 1))
+    reference = [e["action"] for e in steady.events]
+    assert reference == record["actions"]
+    assert missed_from < record["plies"]
+    for client in [*players, steady, roaming]:
+        assert [e["ply"] for e in client.events] == expected, client.name
+        assert [e["action"] for e in client.events] == reference, client.name
+        assert client.game["state"] == final.to_json(), client.name
+        assert client.game["result"] == rules.result(final).to_json()
+        assert client.errors == [], client.name
+    # Connections that never dropped got each event frame exactly once, in ply order.
+    for client in [*players, steady]:
+        assert client.raw_plies == expected, client.name

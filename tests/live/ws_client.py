@@ -1,0 +1,102 @@
+"""A small WebSocket game client for end-to-end tests (the `websockets` package)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import websockets
+
+
+@dataclass
+class Client:
+    """Connects to a game, records every event it is sent, and (as a player) plays."""
+
+    name: str
+    base: str
+    game_id: int
+    token: str | None = None
+    script: list[dict[str, Any]] | None = None  # the whole game's actions, by ply
+    events: list[dict[str, Any]] = field(default_factory=list)
+    game: dict[str, Any] | None = None
+    seat: int | None = None
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    sent_for: int = -1  # the ply we last sent an action for: never send twice
+    raw_plies: list[int] = field(default_factory=list)  # plies of `event` frames as received
+    syncing: bool = False
+    ws: Any = None
+
+    async def connect(self, base: str | None = None) -> None:
+        self.base = base or self.base
+        headers = {"Origin": self.base.replace("ws://", "http://")}
+        if self.token:
+            headers["Authorization"] = f"Token {self.token}"
+        self.ws = await websockets.connect(f"{self.base}/ws/games/{self.game_id}/",
+                                           additional_headers=headers, open_timeout=10)
+        hello = json.loads(await self.ws.recv())
+        assert hello["type"] == "hello", hello
+        self.seat = hello["you"]["seat"]
+        self.game = hello["game"]
+        if hello["game"]["ply"] > len(self.events):
+            await self.resync()
+
+    async def resync(self) -> None:
+        """Ask for everything after the last event we hold (once until it answers)."""
+        if not self.syncing:
+            self.syncing = True
+            await self.send({"type": "sync", "after": len(self.events)})
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(frame))
+
+    def over(self) -> bool:
+        return self.game is not None and self.game["status"] != "active"
+
+    async def maybe_act(self) -> None:
+        if self.script is None or self.game is None or self.over():
+            return
+        state = self.game["state"]
+        ply = self.game["ply"]
+        if state["turn"] == self.seat and ply == len(self.events) and ply != self.sent_for:
+            self.sent_for = ply
+            await self.send({"type": "action", "action": self.script[ply], "ply": ply,
+                             "ref": f"{self.name}-{ply}"})
+
+    def _take(self, event: dict[str, Any]) -> bool:
+        """Append the next event; False when it leaves a gap (older ones are dropped)."""
+        if event["ply"] <= len(self.events):
+            return True
+        if event["ply"] > len(self.events) + 1:
+            return False
+        self.events.append(event)
+        return True
+
+    async def run(self, until_ply: int | None = None, limit: float = 120) -> None:
+        """Receive (and play) until the game is over or `until_ply` events were seen."""
+        async with asyncio.timeout(limit):
+            await self.maybe_act()
+            while not self.over() and (until_ply is None or len(self.events) < until_ply):
+                frame = json.loads(await self.ws.recv())
+                kind = frame["type"]
+                if kind == "event":
+                    self.raw_plies.append(frame["event"]["ply"])
+                    if self._take(frame["event"]):
+                        self.game = frame["game"]
+                    else:
+                        await self.resync()
+                elif kind == "events":
+                    self.syncing = False
+                    for event in frame["events"]:
+                        assert self._take(event), (self.name, event["ply"])
+                    self.game = frame["game"]
+                elif kind == "error":
+                    self.errors.append(frame)
+                elif kind == "ping":
+                    await self.send({"type": "pong"})
+                await self.maybe_act()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
