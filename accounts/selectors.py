@@ -6,18 +6,26 @@ from typing import Any
 
 from django.db.models import Count, F, IntegerField, Q
 from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Lower
 
 from accounts.models import User
+from games import leaderboard
 from games.models import Seat, Status
 from games.selectors import iso
 
 RECENT_GAMES = 20
 
 
+def active_user(username: str) -> User | None:
+    """The active user named `username`, any case. Compares LOWER(username) so the
+    case-insensitive unique index answers (`__iexact` would scan every user)."""
+    return (User.objects.alias(lname=Lower("username"))
+            .filter(lname=username.lower(), is_active=True).first())
+
+
 def ratings_json(user: User) -> list[dict[str, Any]]:
-    """Ratings per kind (filled in by ranked play; none before a rated game)."""
-    return []
+    """Ratings per kind: [{kind, rating, games, provisional}] (none before a rated game)."""
+    return leaderboard.ratings_json(user.pk)
 
 
 def profile_json(user: User) -> dict[str, Any]:

@@ -5,10 +5,10 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as account_views
-from bloqueio_site import health, views
+from bloqueio_site import health
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", include("games.urls")),  # lobby, game, replay, leaderboard pages
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),

@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from bloqueio_site.errors import ServiceError
-from games import services
+from games import ratings, services
 from games.models import Event, Game, Seat
 
 
@@ -30,7 +30,7 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("id", "seats__user__username")
     readonly_fields = [f.name for f in Game._meta.fields]
     inlines = [SeatInline]
-    actions = ["abort_games"]
+    actions = ["abort_games", "annul_games"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -48,6 +48,17 @@ class GameAdmin(admin.ModelAdmin):
             except ServiceError as exc:
                 self.message_user(request, f"Game {game.pk}: {exc.detail}", messages.WARNING)
         self.message_user(request, f"Aborted {done} game(s).")
+
+    @admin.action(description="Annul selected ranked games (revert their rating changes)")
+    def annul_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        done = 0
+        for game in queryset.order_by("finished_at"):
+            try:
+                ratings.annul_game(game_id=game.pk)
+                done += 1
+            except ServiceError as exc:
+                self.message_user(request, f"Game {game.pk}: {exc.detail}", messages.WARNING)
+        self.message_user(request, f"Annulled {done} game(s).")
 
 
 @admin.register(Event)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from typing import Any
 
@@ -40,6 +41,17 @@ HEARTBEAT_SECONDS = 25.0
 # A client silent for this long (no frame, no pong) is taken as gone.
 IDLE_SECONDS = HEARTBEAT_SECONDS * 3
 LOBBY_SNAPSHOT = 50
+
+
+def off_loop(func: Any) -> Any:
+    """Run blocking database work on a pool thread with its own connection.
+
+    Not thread-sensitive: Channels' default funnels every consumer's database calls
+    through ONE shared thread, which serializes all games behind each other's commits.
+    Each service call is self-contained (its own transaction), so any pool thread will
+    do; the pool size is Daphne's `ASGI_THREADS`.
+    """
+    return database_sync_to_async(func, thread_sensitive=False)
 
 
 class BaseConsumer(AsyncJsonWebsocketConsumer):
@@ -154,7 +166,7 @@ class GameConsumer(BaseConsumer):
         # arrives as a duplicate (dropped), never as a loss.
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.joined = True
-        hello = await database_sync_to_async(_hello)(self.game_id, self.user_id)
+        hello = await off_loop(_hello)(self.game_id, self.user_id)
         if hello is None:
             await self.refuse("not_found", f"No game {self.game_id}.", CLOSE_NOT_FOUND)
             return
@@ -164,6 +176,7 @@ class GameConsumer(BaseConsumer):
         await self.accept()
         await presence.touch(self.game_id, self.conn_id, self.seat)
         game["presence"] = self.presence = await presence.snapshot(self.game_id, self.seat_count)
+        self.presence_at = time.time()
         await self.send_json({"type": "hello", "you": {"seat": self.seat}, "game": game})
         await self._announce_presence()
         self.start_heartbeat()
@@ -186,7 +199,8 @@ class GameConsumer(BaseConsumer):
     async def _announce_presence(self) -> None:
         snapshot = await presence.snapshot(self.game_id, self.seat_count)
         await self.channel_layer.group_send(self.group, {"type": "game.presence",
-                                                         "presence": snapshot})
+                                                         "presence": snapshot,
+                                                         "at": time.time()})
 
     # -- client messages -------------------------------------------------------------------
 
@@ -215,11 +229,11 @@ class GameConsumer(BaseConsumer):
                     raise FrameError("invalid", "`ply` must be the game's current ply.")
                 if not isinstance(content.get("action"), dict):
                     raise FrameError("invalid", "`action` must be an action object.")
-                done = await database_sync_to_async(services.submit_action)(
+                done = await off_loop(services.submit_action)(
                     game_id=self.game_id, user=self.user, action=content["action"], ply=ply)
                 ply_after = done.event.ply
             else:
-                game = await database_sync_to_async(services.resign)(
+                game = await off_loop(services.resign)(
                     game_id=self.game_id, user=self.user)
                 ply_after = game.ply
         except FrameError as exc:
@@ -233,7 +247,7 @@ class GameConsumer(BaseConsumer):
             await self.send_json({"type": "ack", "ref": ref, "ply": ply_after})
 
     async def _send_sync(self, after: int) -> None:
-        found = await database_sync_to_async(_sync)(self.game_id, after)
+        found = await off_loop(_sync)(self.game_id, after)
         if found is None:
             await self.send_json(error_frame("not_found", f"No game {self.game_id}."))
             return
@@ -252,7 +266,7 @@ class GameConsumer(BaseConsumer):
         game = dict(message["game"], presence=self.presence)
         if events[0]["ply"] > self.last_ply + 1:
             # A notification was lost or overtaken: fill the gap from the database.
-            found = await database_sync_to_async(_sync)(self.game_id, self.last_ply)
+            found = await off_loop(_sync)(self.game_id, self.last_ply)
             if found is not None:
                 events = found[0]
                 game = dict(found[1], presence=self.presence)
@@ -275,9 +289,10 @@ class GameConsumer(BaseConsumer):
         await self.send_json({"type": "game", "change": message["change"], "game": game})
 
     async def game_presence(self, message: dict[str, Any]) -> None:
-        if message["presence"] == self.presence:
+        # Snapshots can arrive out of order (announcers race); keep only newer ones.
+        if message["at"] < self.presence_at or message["presence"] == self.presence:
             return
-        self.presence = message["presence"]
+        self.presence, self.presence_at = message["presence"], message["at"]
         await self.send_json({"type": "presence", "presence": self.presence})
 
 
@@ -295,7 +310,7 @@ class LobbyConsumer(BaseConsumer):
 
     async def connect(self) -> None:
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        games = await database_sync_to_async(_lobby_snapshot)()
+        games = await off_loop(_lobby_snapshot)()
         await self.accept()
         await self.send_json({"type": "hello", "games": games})
         self.start_heartbeat()

@@ -72,3 +72,28 @@ class GameOver(GameError):
 class AlreadyLeft(GameError):
     code = "already_left"
     status = 409
+
+
+class NotRanked(GameError):
+    code = "not_rated"
+    status = 409
+
+
+class FlagFell(GameError):
+    """The seat to move ran out of time; the timeout (or abort) was recorded instead."""
+
+    code = "flag_fell"
+    status = 409
+
+
+class ClockPaused(GameError):
+    """A flag fell while no clock worker was alive: wait until downtime is forgiven."""
+
+    code = "clock_paused"
+    status = 503
+
+
+class InRankedGame(GameError):
+    code = "in_ranked_game"
+    status = 409
+

@@ -41,10 +41,19 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(default=0)
     state = models.JSONField()
     result = models.JSONField(null=True, blank=True)
+    # Server clock (games/clocks.py): {"remaining_ms": [...], "moved": [...]} as of
+    # `turn_started_at`; `deadline` is when the seat to move flags (null: none running).
+    clock = models.JSONField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    # Set when a moderator annuls a ranked game: its rating changes were reverted.
+    annulled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [
+            models.Index(fields=["deadline"], name="game_deadline",
+                         condition=Q(deadline__isnull=False)),
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
             models.Index(fields=["kind", "status", "-created_at"], name="game_kind_status_created"),
         ]
@@ -126,3 +135,107 @@ class Event(models.Model):
     def as_json(self) -> dict[str, Any]:
         return {"ply": self.ply, "seat": self.seat, "action": self.action,
                 "at": self.at.isoformat().replace("+00:00", "Z")}
+
+
+# -- ranked play ---------------------------------------------------------------------------
+
+
+class LiveRankedSeat(models.Model):
+    """A user's one live ranked game: the unique user makes a second one impossible,
+    whichever worker or request tries (status lives on Game, so a partial unique index
+    on Seat cannot say "live ranked"). Rows go when the game ends or is aborted."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="live_ranked"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in ranked game {self.game_id}"
+
+
+class QueueEntry(models.Model):
+    """A user waiting for a ranked game of `kind`; one queue per user (unique user)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry"
+    )
+    kind = models.CharField(max_length=32)
+    skill = models.IntegerField(help_text="mu on the display scale when joining")
+    joined_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["kind", "joined_at"], name="queue_kind_joined")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} queued for {self.kind}"
+
+
+class Rating(models.Model):
+    """One openskill rating per user and kind, with its displayed number denormalized
+    (`rating`, `provisional`) so the leaderboard is an index range scan."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    kind = models.CharField(max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    rating = models.IntegerField()
+    provisional = models.BooleanField(default=True)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="rating_unique_user_kind"),
+        ]
+        indexes = [
+            models.Index(
+                "kind", models.F("rating").desc(), "user",
+                name="rating_leaderboard", condition=Q(provisional=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind}: {self.rating}"
+
+
+class RatingChange(models.Model):
+    """What one ranked game did to one player's rating (before/after), for history
+    and for annulling the game exactly."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=32)
+    seat = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="rating_change_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "kind", "at", "game"], name="rating_change_history"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} {self.user_id}: {self.rating_before}->{self.rating_after}"
+
+
+class ClockHeartbeat(models.Model):
+    """When the clock worker was last alive; a long gap is downtime nobody is charged for."""
+
+    name = models.CharField(max_length=32, primary_key=True)
+    beat_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.beat_at}"

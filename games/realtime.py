@@ -9,10 +9,12 @@ lost from the database with `sync`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 from games.broadcast import Committed
@@ -54,6 +56,8 @@ def _messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
     notes: dict[int, str] = {}
     if change.change == "started":
         notes = {uid: "game_started" for uid in change.seat_users if uid is not None}
+    elif change.change == "matched":  # ranked matchmaking formed this game: go to the board
+        notes = {uid: "matched" for uid in change.seat_users if uid is not None}
     elif change.change == "finished":
         notes = {uid: "game_over" for uid in change.seat_users if uid is not None}
     elif change.events and game["status"] == "active":
@@ -68,13 +72,42 @@ def _messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    results = await asyncio.gather(
+        *(layer.group_send(group, message) for group, message in messages),
+        return_exceptions=True,
+    )
+    for (group, _), outcome in zip(messages, results, strict=True):
+        if isinstance(outcome, BaseException):
+            # The write is committed; clients catch up with `sync`. Never fail the caller.
+            log.warning("realtime: group_send to %s failed: %r", group, outcome)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The server's event loop when called from one of its worker threads, else None."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
+
+
 def on_committed(change: Committed) -> None:
+    """Fan a committed change out; under the ASGI server, without blocking the writer.
+
+    In a server worker thread the sends are handed to the event loop and the thread goes
+    back to work at once (FIFO on the loop, so one thread's changes leave in order; any
+    reordering between threads is repaired by the consumers' gap fill). Elsewhere
+    (management commands, the worker) it sends synchronously.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
-    for group, message in _messages(change):
-        try:
-            async_to_sync(layer.group_send)(group, message)
-        except Exception:
-            # The write is committed; clients catch up with `sync`. Never fail the caller.
-            log.warning("realtime: group_send to %s failed", group, exc_info=True)
+    messages = _messages(change)
+    loop = _server_loop()
+    if loop is not None:
+        asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
+        return
+    try:
+        async_to_sync(_send_all)(layer, messages)
+    except Exception:
+        log.warning("realtime: broadcast of game %s failed", change.game_id, exc_info=True)

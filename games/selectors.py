@@ -8,22 +8,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from games import engine
 from games.engine.actions import LEAVE_REASONS
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Rating, Seat
 
 
 def iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat().replace("+00:00", "Z")
-
-
-def games_with_seats() -> QuerySet[Game]:
-    """Games with their seats and users loaded in one extra query, whatever the count."""
-    return Game.objects.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("seat"))
-    )
 
 
 def game_list(*, status: str | None = None, kind: str | None = None) -> QuerySet[Game]:
@@ -39,6 +32,19 @@ def get_game(game_id: int) -> Game | None:
     return games_with_seats().filter(pk=game_id).first()
 
 
+def seats_with_ratings() -> QuerySet[Seat]:
+    """Seats with their users and each user's current rating for the game's kind
+    (`user_rating`, a subquery: no extra query per seat or per game)."""
+    rating = Rating.objects.filter(user=OuterRef("user_id"), kind=OuterRef("game__kind"))
+    return Seat.objects.select_related("user").annotate(
+        user_rating=Subquery(rating.values("rating")[:1])).order_by("seat")
+
+
+def games_with_seats() -> QuerySet[Game]:
+    """Games with their seats, users and ratings loaded in one extra query."""
+    return Game.objects.prefetch_related(Prefetch("seats", queryset=seats_with_ratings()))
+
+
 def seats_json(game: Game, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
     taken = {s.seat: s for s in (seats if seats is not None else game.seats.all())}
     out = []
@@ -47,9 +53,25 @@ def seats_json(game: Game, seats: list[Seat] | None = None) -> list[dict[str, An
         out.append({
             "seat": index,
             "username": seat.user.username if seat is not None else None,
-            "rating": None,
+            "rating": getattr(seat, "user_rating", None) if seat is not None else None,
         })
     return out
+
+
+def clocks_json(game: Game) -> dict[str, Any] | None:
+    """The `clocks` field: remaining time per seat as of `turn_started_at`; the
+    `running` seat's clock ticks down from there to `deadline` (games/clocks.py)."""
+    clock = game.clock
+    if clock is None:
+        return None
+    running = game.state.get("turn") if game.status == "active" else None
+    return {
+        "remaining_ms": list(clock["remaining_ms"]),
+        "turn_started_at": iso(game.turn_started_at),
+        "running": running,
+        "deadline": iso(game.deadline),
+        "first_move": running is not None and not clock["moved"][running],
+    }
 
 
 def game_json(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
@@ -63,7 +85,7 @@ def game_json(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
         "ply": game.ply,
         "state": game.state,
         "time_control": game.time_control,
-        "clocks": None,
+        "clocks": clocks_json(game),
         "result": game.result,
         "created_at": iso(game.created_at),
         "started_at": iso(game.started_at),

@@ -9,23 +9,28 @@ what changed. Views, consumers, admin actions and bots all call these.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import broadcast, engine
+from games import broadcast, clocks, engine, ratings
 from games.errors import (
     AlreadyLeft,
     AlreadySeated,
     AlreadyStarted,
+    ClockPaused,
+    FlagFell,
     GameFull,
     GameNotFound,
     GameOver,
     IllegalActionError,
+    InRankedGame,
     InvalidRequest,
     NotAPlayer,
     NotStarted,
@@ -33,8 +38,8 @@ from games.errors import (
     SeatTaken,
     StalePly,
 )
-from games.models import Event, Game, Seat, Status
-from games.selectors import game_json
+from games.models import Event, Game, LiveRankedSeat, QueueEntry, Seat, Status
+from games.selectors import game_json, seats_with_ratings
 
 TIME_CONTROL_LIMITS = {"initial": (10, 24 * 3600), "increment": (0, 600)}
 
@@ -57,8 +62,12 @@ def _lock(game_id: int) -> tuple[Game, list[Seat]]:
     game = Game.objects.select_for_update(of=("self",)).filter(pk=game_id).first()
     if game is None:
         raise GameNotFound(f"No game {game_id}.")
-    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("seat"))
-    return game, seats
+    return game, _seats(game)
+
+
+def _seats(game: Game) -> list[Seat]:
+    """The seats with their users and those users' rating for this kind (for seat JSON)."""
+    return list(seats_with_ratings().filter(game=game))
 
 
 def _seat_of(seats: list[Seat], user: AbstractBaseUser) -> int | None:
@@ -95,15 +104,39 @@ def _publish_game(game: Game, seats: list[Seat], change: str) -> None:
     _publish(game, seats, [], change)
 
 
+def _end_ranked(game: Game) -> None:
+    """A ranked game is over (finished or aborted): its players are free to queue again."""
+    if game.ranked:
+        LiveRankedSeat.objects.filter(game=game).delete()
+
+
+def _claim_ranked(game: Game, user_ids: Sequence[int]) -> None:
+    """Book `user_ids` into live ranked `game`; the unique user refuses a second game."""
+    if not game.ranked:
+        return
+    try:
+        with transaction.atomic():
+            LiveRankedSeat.objects.bulk_create(
+                [LiveRankedSeat(user_id=uid, game=game) for uid in user_ids])
+    except IntegrityError:
+        raise InRankedGame("You are already playing a ranked game.") from None
+    QueueEntry.objects.filter(user_id__in=user_ids).delete()
+
+
 def _append(
     game: Game, seats: list[Seat], rules: engine.Rules, state: engine.State,
-    pending: list[tuple[int, dict[str, Any]]],
+    pending: list[tuple[int, dict[str, Any]]], now: datetime | None = None,
 ) -> tuple[list[Event], dict[str, Any]]:
-    """Write `pending` (already applied to reach `state`), then any forced passes."""
+    """Write `pending` (already applied to reach `state`), then any forced passes.
+
+    In the same transaction: the clocks move on, and a ranked game that ends here is
+    rated (ratings.apply_result), so result and rating changes commit together.
+    """
     while rules.must_pass(state):
         pending.append((state.turn, {"type": "pass"}))  # type: ignore[arg-type]
         state = rules.apply(state, engine.PASS)
-    now = timezone.now()
+    now = now or timezone.now()
+    turn_before = game.state.get("turn")
     events = [
         Event(game=game, ply=game.ply + offset, seat=seat, action=action, at=now)
         for offset, (seat, action) in enumerate(pending, start=1)
@@ -118,7 +151,11 @@ def _append(
         game.status = Status.FINISHED
         game.finished_at = now
         fields += ["result", "status", "finished_at"]
+    fields += clocks.advance(game, turn_before, pending, now)
     game.save(update_fields=fields)
+    if result is not None and game.ranked:
+        ratings.apply_result(game=game, seats=seats, ranking=list(result.ranking), now=now)
+        _end_ranked(game)
     payload = _publish(game, seats, events, "finished" if result is not None else "events")
     return events, payload
 
@@ -150,13 +187,40 @@ def create_game(
     except engine.UnknownKind:
         raise InvalidRequest(f"Unknown game kind {kind!r}.", code="unknown_kind") from None
     clean_tc = validate_time_control(time_control)
+    if ranked and clean_tc is None:
+        clean_tc = clocks.default_time_control(kind)
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind, ranked=ranked, seat_count=rules.seats, time_control=clean_tc,
             created_by=user, state=rules.initial().to_json(),
         )
-        seats = [Seat.objects.create(game=game, seat=0, user=user)]
-        _publish_game(game, seats, "created")
+        Seat.objects.create(game=game, seat=0, user=user)
+        _claim_ranked(game, [user.pk])
+        _publish_game(game, _seats(game), "created")
+    return game
+
+
+def start_ranked_game(
+    *, kind: str, user_ids: Sequence[int], now: datetime | None = None
+) -> Game:
+    """A ranked game that starts at once with these players (matchmaking); seats in order.
+
+    Raises InRankedGame if any of them is already in a live ranked game.
+    """
+    rules = engine.get(kind)
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind, ranked=True, seat_count=rules.seats,
+            time_control=clocks.default_time_control(kind), state=rules.initial().to_json(),
+            status=Status.ACTIVE, started_at=now,
+        )
+        _claim_ranked(game, user_ids)
+        Seat.objects.bulk_create(
+            [Seat(game=game, seat=i, user_id=uid) for i, uid in enumerate(user_ids)])
+        clocks.start(game, now)
+        game.save(update_fields=["clock", "turn_started_at", "deadline"])
+        _publish_game(game, _seats(game), "matched")
     return game
 
 
@@ -179,13 +243,16 @@ def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None) 
             raise InvalidRequest(f"This game has seats 0 to {game.seat_count - 1}.")
         elif seat in taken:
             raise SeatTaken(f"Seat {seat} is taken.")
-        seats.append(Seat.objects.create(game=game, seat=seat, user=user))
-        seats.sort(key=lambda s: s.seat)
+        Seat.objects.create(game=game, seat=seat, user=user)
+        _claim_ranked(game, [user.pk])
+        seats = _seats(game)
         change = "joined"
         if len(seats) == game.seat_count:
             game.status = Status.ACTIVE
             game.started_at = timezone.now()
-            game.save(update_fields=["status", "started_at"])
+            clocks.start(game, game.started_at)
+            game.save(update_fields=["status", "started_at", "clock", "turn_started_at",
+                                     "deadline"])
             change = "started"
         _publish_game(game, seats, change)
     return game
@@ -201,6 +268,7 @@ def leave_game(*, game_id: int, user: AbstractBaseUser) -> Game:
         if seat is None:
             raise NotAPlayer("You have no seat in this game.")
         Seat.objects.filter(game=game, seat=seat).delete()
+        LiveRankedSeat.objects.filter(game=game, user=user).delete()
         seats = [s for s in seats if s.seat != seat]
         if not seats:
             _finish_aborted(game)
@@ -211,44 +279,108 @@ def leave_game(*, game_id: int, user: AbstractBaseUser) -> Game:
 # -- play ------------------------------------------------------------------------------
 
 
+def _flag(game: Game, seats: list[Seat], now: datetime) -> int | None:
+    """Under the game lock: if the seat to move is out of time, record it and say so.
+
+    A seat still on its free first move aborts the game (unrated); otherwise it gets a
+    `timeout` event. A flag that fell while no clock worker was alive is not enforced
+    here (the worker forgives that downtime first): ClockPaused. Returns the seat flagged.
+    """
+    if game.deadline is None or now < game.deadline or game.status != Status.ACTIVE:
+        return None
+    if not clocks.witnessed(game.deadline, clocks.last_beat()):
+        raise ClockPaused("The server clock is catching up after downtime; retry shortly.")
+    seat: int = game.state["turn"]
+    if not game.clock["moved"][seat]:
+        _finish_aborted(game, now)
+        _publish_game(game, seats, "aborted")
+    else:
+        _leave_locked(game, seats, seat, "timeout", now)
+    return seat
+
+
+def expire_clock(*, game_id: int, now: datetime | None = None) -> bool:
+    """The clock worker's write: flag the game's seat to move if its time is up.
+
+    Locks with SKIP LOCKED: a game busy with a write is simply checked on the next tick
+    (or by that write itself), so several workers never wait on each other.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = (Game.objects.select_for_update(of=("self",), skip_locked=True)
+                .filter(pk=game_id).first())
+        if game is None:
+            return False
+        try:
+            return _flag(game, _seats(game), now) is not None
+        except ClockPaused:
+            return False
+
+
 def submit_action(
-    *, game_id: int, user: AbstractBaseUser, action: Any, ply: int
+    *, game_id: int, user: AbstractBaseUser, action: Any, ply: int,
+    now: datetime | None = None,
 ) -> Submitted:
-    """Apply the caller's action if `ply` is the game's current ply and it is their turn."""
+    """Apply the caller's action if `ply` is the game's current ply and it is their turn.
+
+    If the seat to move has run out of time, the timeout is recorded (and committed)
+    and the action refused with `flag_fell`: nobody plays on after their flag fell,
+    even with the clock worker down.
+    """
+    now = now or timezone.now()
     with transaction.atomic():
         game, seats = _lock(game_id)
         seat = _seat_of(seats, user)
         if seat is None:
             raise NotAPlayer("You have no seat in this game.")
         _require_playing(game)
-        if ply != game.ply:
-            raise StalePly(f"The game is at ply {game.ply}, not {ply}.")
-        rules = engine.get(game.kind)
-        state = rules.state_from_json(game.state)
-        if state.turn != seat:
-            raise NotYourTurn(f"It is seat {state.turn}'s turn.")
-        try:
-            parsed = rules.parse_action(action)
-            if isinstance(parsed, engine.Pass):
-                raise engine.IllegalAction("a pass is recorded by the server, never sent")
-            state = rules.apply(state, parsed)
-        except engine.EngineError as exc:
-            raise IllegalActionError(str(exc)) from None
-        events, payload = _append(game, seats, rules, state, [(seat, parsed.to_json())])
+        flagged = _flag(game, seats, now)
+        if flagged is None:
+            return _act(game, seats, seat, action, ply, now)
+    # Outside the block: the timeout (or abort) is committed, then the action refused.
+    raise FlagFell(f"Seat {flagged} ran out of time; the game is now at ply {game.ply}.")
+
+
+def _act(
+    game: Game, seats: list[Seat], seat: int, action: Any, ply: int, now: datetime
+) -> Submitted:
+    if ply != game.ply:
+        raise StalePly(f"The game is at ply {game.ply}, not {ply}.")
+    rules = engine.get(game.kind)
+    state = rules.state_from_json(game.state)
+    if state.turn != seat:
+        raise NotYourTurn(f"It is seat {state.turn}'s turn.")
+    try:
+        parsed = rules.parse_action(action)
+        if isinstance(parsed, engine.Pass):
+            raise engine.IllegalAction("a pass is recorded by the server, never sent")
+        state = rules.apply(state, parsed)
+    except engine.EngineError as exc:
+        raise IllegalActionError(str(exc)) from None
+    events, payload = _append(game, seats, rules, state, [(seat, parsed.to_json())], now)
     return Submitted(event=events[0], events=events, game=game, payload=payload)
 
 
+def _leave_locked(game: Game, seats: list[Seat], seat: int, why: str, now: datetime) -> None:
+    rules = engine.get(game.kind)
+    state = rules.state_from_json(game.state)
+    if not state.in_game[seat]:
+        raise AlreadyLeft(f"Seat {seat} has already left the game.")
+    state = rules.leave(state, seat, why)
+    _append(game, seats, rules, state, [(seat, {"type": why})], now)
+
+
 def _leave(game_id: int, seat_for: Any, why: str) -> Game:
+    now = timezone.now()
     with transaction.atomic():
         game, seats = _lock(game_id)
         seat = seat_for(seats)
         _require_playing(game)
-        rules = engine.get(game.kind)
-        state = rules.state_from_json(game.state)
-        if not state.in_game[seat]:
-            raise AlreadyLeft(f"Seat {seat} has already left the game.")
-        state = rules.leave(state, seat, why)
-        _append(game, seats, rules, state, [(seat, {"type": why})])
+        flagged = _flag(game, seats, now)
+        if flagged is None:
+            _leave_locked(game, seats, seat, why, now)
+    if flagged is not None and flagged != seat and game.status == Status.ACTIVE:
+        return _leave(game_id, seat_for, why)  # the clock spoke first; now leave
     return game
 
 
@@ -275,11 +407,13 @@ def remove_seat(*, game_id: int, seat: int, why: str = "removed") -> Game:
     return _leave(game_id, that_seat, why)
 
 
-def _finish_aborted(game: Game) -> None:
+def _finish_aborted(game: Game, now: datetime | None = None) -> None:
     game.status = Status.ABORTED
-    game.finished_at = timezone.now()
+    game.finished_at = now or timezone.now()
     game.result = {"winner": None, "ranking": [1] * game.seat_count, "reason": "aborted"}
-    game.save(update_fields=["status", "finished_at", "result"])
+    game.deadline = None
+    game.save(update_fields=["status", "finished_at", "result", "deadline"])
+    _end_ranked(game)
 
 
 def abort_game(*, game_id: int) -> Game:

@@ -45,6 +45,22 @@ def clear_expired_sessions() -> int:
     return deleted
 
 
+@register("clocks", interval=1)
+def clocks_tick() -> int:
+    """Forgive downtime, flag seats out of time, abort games whose first moves never came."""
+    from games import clocks
+
+    return clocks.tick()
+
+
+@register("matchmaking", interval=2)
+def matchmaking_tick() -> int:
+    """Expire abandoned queue entries and form matches as rating spreads widen."""
+    from games import matchmaking
+
+    return matchmaking.tick()
+
+
 def run_due(now: float | None = None) -> list[str]:
     """Run every job whose time has come; a failing job is logged, never fatal."""
     now = time.monotonic() if now is None else now

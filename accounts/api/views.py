@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
@@ -18,7 +18,6 @@ from accounts.api.serializers import (
     TokenIn,
     TokenOut,
 )
-from accounts.models import User
 from bloqueio_site.api_schema import errors
 
 
@@ -62,5 +61,7 @@ class ProfileView(APIView):
 
     @extend_schema(responses={200: ProfileOut, **errors(404)})
     def get(self, request: Request, username: str) -> Response:
-        user = get_object_or_404(User, username__iexact=username, is_active=True)
+        user = selectors.active_user(username)
+        if user is None:
+            raise Http404
         return Response(selectors.profile_json(user))

@@ -137,3 +137,48 @@ class ExportOut(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     notation = serializers.CharField(help_text="the whole game on one line, see docs/engine.md")
+
+
+# -- ranked play -----------------------------------------------------------------------
+
+
+class QueueIn(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=list(engine.KINDS))
+
+
+class QueueOut(serializers.Serializer):
+    state = serializers.ChoiceField(
+        choices=["idle", "queued", "playing"],
+        help_text="queued: waiting; playing: in the live ranked game `game_id`")
+    game_id = serializers.IntegerField(required=False)
+    kind = serializers.CharField(required=False)
+    rating = serializers.IntegerField(required=False, help_text="the skill matchmaking compares")
+    joined_at = serializers.DateTimeField(required=False)
+    expires_at = serializers.DateTimeField(
+        required=False, help_text="poll GET before this, or the entry lapses")
+    spread = serializers.IntegerField(required=False,
+                                      help_text="rating range accepted now; widens with time")
+
+
+class LeaderboardRowOut(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="competition ranking: 1, 2, 2, 4")
+    username = serializers.CharField()
+    rating = serializers.IntegerField()
+    games = serializers.IntegerField()
+
+
+class PageIn(serializers.Serializer):
+    page = serializers.IntegerField(min_value=1, default=1)
+
+
+class LeaderboardPageOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = LeaderboardRowOut(many=True)
+
+
+class RatingPointOut(serializers.Serializer):
+    game = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    rating = serializers.IntegerField(help_text="the displayed rating after that game")

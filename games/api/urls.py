@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import views
+from games.api import ranked_views, views
 
 urlpatterns = [
     path("games/", views.GamesView.as_view(), name="api-games"),
@@ -19,4 +19,9 @@ urlpatterns = [
         name="api-game-legal-actions",
     ),
     path("games/<int:game_id>/export/", views.ExportView.as_view(), name="api-game-export"),
+    path("matchmaking/", ranked_views.MatchmakingView.as_view(), name="api-matchmaking"),
+    path("leaderboard/<str:kind>/", ranked_views.LeaderboardView.as_view(),
+         name="api-leaderboard"),
+    path("users/<str:username>/rating-history/<str:kind>/",
+         ranked_views.RatingHistoryView.as_view(), name="api-rating-history"),
 ]

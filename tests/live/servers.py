@@ -40,14 +40,14 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
 
-def server_env() -> dict[str, str]:
+def server_env(redis_url: str | None = None) -> dict[str, str]:
     """The test database (not the dev one) and the test channel-layer prefix."""
     db = connection.settings_dict
     env = dict(os.environ)
     env.update({
         "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:"
                         f"{db['PORT'] or 5432}/{db['NAME']}",
-        "REDIS_URL": settings.REDIS_URL,
+        "REDIS_URL": redis_url or settings.REDIS_URL,
         "CHANNEL_LAYER_PREFIX": settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"],
         "DJANGO_ENV": "development",
         "DJANGO_DEBUG": "false",
@@ -69,13 +69,13 @@ def _wait_healthy(server: Server, deadline: float) -> None:
     raise RuntimeError(f"daphne on {server.port} did not become healthy")
 
 
-def start(tmp: Path) -> Server:
+def start(tmp: Path, redis_url: str | None = None) -> Server:
     port = free_port()
     log = tmp / f"daphne-{port}.log"
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
          "bloqueio_site.asgi:application"],
-        cwd=ROOT, env=server_env(), stdout=log.open("wb"), stderr=subprocess.STDOUT,
+        cwd=ROOT, env=server_env(redis_url), stdout=log.open("wb"), stderr=subprocess.STDOUT,
     )
     server = Server(port, process, log)
     _wait_healthy(server, time.monotonic() + 60)
@@ -93,12 +93,45 @@ def stop(server: Server) -> None:
 
 
 @contextmanager
-def daphnes(count: int, tmp: Path) -> Iterator[list[Server]]:
+def daphnes(count: int, tmp: Path, redis_url: str | None = None) -> Iterator[list[Server]]:
     servers: list[Server] = []
     try:
         for _ in range(count):
-            servers.append(start(tmp))
+            servers.append(start(tmp, redis_url))
         yield servers
     finally:
         for server in servers:
             stop(server)
+
+
+class PrivateRedis:
+    """A Redis server of the test's own on a free port, to stop and restart at will."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.port = free_port()
+        self.tmp = tmp
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.tmp)],
+            stdout=(self.tmp / f"redis-{self.port}.log").open("ab"), stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("private redis did not start")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)

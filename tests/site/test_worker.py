@@ -20,11 +20,24 @@ def test_expired_sessions_are_cleared_and_live_ones_kept():
     assert list(Session.objects.values_list("session_key", flat=True)) == ["new"]
 
 
-def test_run_due_skips_jobs_that_are_not_due():
-    for job in worker.JOBS:
-        job.next_at = 0.0
-    assert "clear_expired_sessions" in worker.run_due(now=10.0)
-    assert worker.run_due(now=11.0) == []
+def test_run_due_skips_jobs_that_are_not_due(monkeypatch):
+    calls = []
+    jobs = [worker.Job("fast", 1.0, lambda: calls.append("fast")),
+            worker.Job("slow", 100.0, lambda: calls.append("slow"))]
+    monkeypatch.setattr(worker, "JOBS", jobs)
+    assert worker.run_due(now=10.0) == ["fast", "slow"]
+    assert worker.run_due(now=10.5) == []
+    assert worker.run_due(now=11.0) == ["fast"]
+    assert calls == ["fast", "slow", "fast"]
+
+
+def test_a_failing_job_is_logged_not_fatal(monkeypatch, caplog):
+    def broken():
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(worker, "JOBS", [worker.Job("broken", 1.0, broken)])
+    assert worker.run_due(now=1.0) == ["broken"]
+    assert "job broken failed" in caplog.text
 
 
 def test_check_flag_succeeds_with_a_database(capsys):

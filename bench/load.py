@@ -1,0 +1,306 @@
+"""Load benchmark: G concurrent 4-seat Bloqueio games over real WebSockets.
+
+Every game has 4 players and S spectators. Players replay recorded games from
+../shared/bench/games-bloqueio.jsonl, each sending its action the moment it sees its
+turn. For every move we measure the time from the sender's send until EVERY connection
+of that game has received the event, and report moves/s, latency percentiles, errors,
+and the server processes' CPU seconds and peak RSS (read from /proc).
+
+Loopback only and bounded: it refuses non-local targets and stops after --duration.
+
+    python bench/load.py --base http://127.0.0.1:8000 --games 50 --spectators 2
+    python bench/load.py --spawn 2 --games 50      # start 2 Daphne processes itself
+
+`--spawn N` starts N Daphne processes on free ports (production-like: DEBUG off,
+PostgreSQL from DATABASE_URL, Redis channel layer from REDIS_URL) and spreads the
+clients over them round-robin, as a load balancer would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import platform
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORDED = ROOT.parent / "shared" / "bench" / "games-bloqueio.jsonl"
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+
+
+# -- HTTP helpers (setup only) ------------------------------------------------------------
+
+
+def api(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{base}{path}", data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Token {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        raise RuntimeError(f"{method} {path}: {exc.code} {exc.read()[:300]!r}") from None
+
+
+def register(base: str, name: str) -> str:
+    body = {"username": name, "password": f"pw-{secrets.token_hex(8)}-Bench!"}
+    return str(api(base, "POST", "/api/auth/register/", body)["token"])
+
+
+# -- server processes ---------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def spawn(count: int, log_dir: Path) -> list[tuple[str, subprocess.Popen[bytes]]]:
+    env = dict(os.environ, DJANGO_DEBUG="false", LOG_LEVEL="warning")
+    if not env.get("DATABASE_URL") or not env.get("REDIS_URL"):
+        raise SystemExit("--spawn needs DATABASE_URL (PostgreSQL) and REDIS_URL set")
+    servers = []
+    for _ in range(count):
+        port = free_port()
+        log = (log_dir / f"daphne-{port}.log").open("wb")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "bloqueio_site.asgi:application"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        servers.append((f"http://127.0.0.1:{port}", proc))
+    for base, proc in servers:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=2):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"server {base} did not start") from None
+                time.sleep(0.2)
+    return servers
+
+
+def daphne_pids() -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        is_daphne = any(part.endswith(b"daphne") for part in cmd[:3])
+        if is_daphne and b"bloqueio_site.asgi:application" in cmd:
+            pids.append(int(entry.name))
+    return pids
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def process_usage(cpu0: dict[int, float]) -> tuple[dict[int, float], dict[int, float]]:
+    """CPU seconds since `cpu0` and peak RSS (MiB) of the processes still alive."""
+    alive = [pid for pid in cpu0 if Path(f"/proc/{pid}").exists()]
+    return ({pid: cpu_seconds(pid) - cpu0[pid] for pid in alive},
+            {pid: peak_rss_mib(pid) for pid in alive})
+
+
+def peak_rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+# -- the game clients ---------------------------------------------------------------------
+
+
+@dataclass
+class GameRun:
+    game_id: int
+    actions: list[dict[str, Any]]
+    connections: int
+    sent_at: dict[int, float] = field(default_factory=dict)  # ply -> send time
+    seen: dict[int, int] = field(default_factory=dict)  # ply -> connections that got it
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def received(self, ply: int, now: float) -> None:
+        count = self.seen.get(ply, 0) + 1
+        self.seen[ply] = count
+        if count == self.connections:
+            self.latencies.append(now - self.sent_at[ply])
+            if ply == len(self.actions):
+                self.done.set()
+
+
+async def connection(run: GameRun, ws_base: str, token: str | None, stop: asyncio.Event) -> None:
+    headers = {"Origin": ws_base.replace("ws://", "http://")}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    async with websockets.connect(f"{ws_base}/ws/games/{run.game_id}/",
+                                  additional_headers=headers, open_timeout=60,
+                                  max_queue=None) as ws:
+        hello = json.loads(await ws.recv())
+        seat = hello["you"]["seat"]
+        turn = hello["game"]["state"]["turn"]
+        ply = hello["game"]["ply"]
+        await ready.wait()
+
+        async def act() -> None:
+            if seat is not None and turn == seat and ply < len(run.actions):
+                run.sent_at[ply + 1] = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "action": run.actions[ply],
+                                          "ply": ply, "ref": ply}))
+
+        await act()
+        while not stop.is_set() and ply < len(run.actions):
+            try:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=1))
+            except TimeoutError:
+                continue
+            kind = frame["type"]
+            if kind == "event":
+                now = time.perf_counter()
+                ply = frame["event"]["ply"]
+                run.received(ply, now)
+                turn = frame["game"]["state"]["turn"]
+                await act()
+            elif kind == "error":
+                run.errors.append(f"{frame.get('code')}: {frame.get('detail')}")
+            elif kind == "ping":
+                await ws.send('{"type": "pong"}')
+
+
+ready = asyncio.Event()
+
+
+async def main_async(args: argparse.Namespace, bases: list[str]) -> dict[str, Any]:
+    games = [json.loads(line) for line in RECORDED.read_text().splitlines() if line.strip()]
+    base0 = bases[0]
+    tag = secrets.token_hex(3)
+    print(f"setting up {args.games} games ...", flush=True)
+    runs: list[GameRun] = []
+    tokens_per_game: list[list[str]] = []
+    loop = asyncio.get_running_loop()
+    for g in range(args.games):
+        names = [f"b{tag}g{g}s{s}" for s in range(4)]
+        tokens = await asyncio.gather(*[loop.run_in_executor(None, register, base0, n)
+                                        for n in names])
+        game = api(base0, "POST", "/api/games/", {"kind": "bloqueio"}, tokens[0])
+        for token in tokens[1:]:
+            api(base0, "POST", f"/api/games/{game['id']}/join/", {}, token)
+        record = games[g % len(games)]
+        runs.append(GameRun(game["id"], record["actions"], 4 + args.spectators))
+        tokens_per_game.append(list(tokens))
+    ws_bases = [b.replace("http://", "ws://") for b in bases]
+    rr = itertools.cycle(ws_bases)
+    stop = asyncio.Event()
+    tasks = []
+    for run, tokens in zip(runs, tokens_per_game, strict=True):
+        for token in [*tokens, *([None] * args.spectators)]:
+            tasks.append(asyncio.create_task(connection(run, next(rr), token, stop)))
+    print(f"{len(tasks)} connections opening ...", flush=True)
+    await asyncio.sleep(0)
+    # Wait until every connection has its hello (bounded).
+    await asyncio.sleep(min(30, 1 + len(tasks) / 200))
+    pids = daphne_pids()
+    cpu0 = {pid: cpu_seconds(pid) for pid in pids}
+    started = time.perf_counter()
+    ready.set()
+    try:
+        await asyncio.wait_for(asyncio.gather(*[r.done.wait() for r in runs]),
+                               timeout=args.duration)
+    except TimeoutError:
+        print("duration reached before every game finished", flush=True)
+    elapsed = time.perf_counter() - started
+    stop.set()
+    cpu, rss = process_usage(cpu0)
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    failures = [repr(r) for r in results if isinstance(r, BaseException)]
+    latencies = sorted(x for r in runs for x in r.latencies)
+    errors = [e for r in runs for e in r.errors] + failures
+    moves = len(latencies)
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000 if latencies \
+            else float("nan")
+
+    return {
+        "games": args.games, "spectators": args.spectators, "servers": len(bases),
+        "connections": len(tasks), "moves": moves, "seconds": round(elapsed, 2),
+        "moves_per_s": round(moves / elapsed, 1) if elapsed else 0,
+        "p50_ms": round(pct(0.50), 2), "p95_ms": round(pct(0.95), 2),
+        "p99_ms": round(pct(0.99), 2),
+        "max_ms": round(latencies[-1] * 1000, 2) if latencies else None,
+        "mean_ms": round(statistics.fmean(latencies) * 1000, 2) if latencies else None,
+        "errors": len(errors), "error_samples": errors[:5],
+        "server_cpu_s": round(sum(cpu.values()), 2),
+        "server_peak_rss_mib": [round(v, 1) for v in rss.values()],
+        "unfinished_games": sum(not r.done.is_set() for r in runs),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", action="append", help="server URL (repeat for several)")
+    parser.add_argument("--spawn", type=int, default=0, help="start N Daphne processes")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--spectators", type=int, default=2)
+    parser.add_argument("--duration", type=float, default=300, help="hard stop, seconds")
+    parser.add_argument("--json", action="store_true", help="print one JSON line only")
+    args = parser.parse_args()
+    spawned: list[tuple[str, subprocess.Popen[bytes]]] = []
+    if args.spawn:
+        log_dir = ROOT / "test-artifacts"
+        log_dir.mkdir(exist_ok=True)
+        spawned = spawn(args.spawn, log_dir)
+        bases = [b for b, _ in spawned]
+    else:
+        bases = args.base or ["http://127.0.0.1:8000"]
+    for base in bases:
+        if urlparse(base).hostname not in LOCAL_HOSTS:
+            raise SystemExit(f"refusing non-loopback target {base}")
+    try:
+        report = asyncio.run(main_async(args, bases))
+    finally:
+        for _, proc in spawned:
+            proc.terminate()
+            proc.wait(10)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
+    report.update(commit=commit, machine=f"{os.cpu_count()} cores, {platform.machine()}, "
+                  f"Python {platform.python_version()}")
+    if args.json:
+        print(json.dumps(report))
+        return
+    for key, value in report.items():
+        print(f"{key:>22}: {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""Ranked play over REST: the matchmaking queue, leaderboards and rating histories."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.selectors import active_user
+from bloqueio_site.api_schema import errors
+from games import engine, leaderboard, matchmaking
+from games.api import serializers as io
+from games.errors import GameNotFound
+
+
+def _kind(kind: str) -> str:
+    if kind not in engine.KINDS:
+        raise GameNotFound(f"No game kind {kind!r}.")
+    return kind
+
+
+class MatchmakingView(APIView):
+    """Your place in the ranked queue. Poll GET while waiting: it keeps the entry alive."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: io.QueueOut, **errors(401)})
+    def get(self, request: Request) -> Response:
+        return Response(matchmaking.poll(user=request.user))
+
+    @extend_schema(request=io.QueueIn, responses={201: io.QueueOut, **errors(400, 401, 409)})
+    def post(self, request: Request) -> Response:
+        data = io.QueueIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        body = matchmaking.join_queue(user=request.user, kind=data.validated_data["kind"])
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None, **errors(401)})
+    def delete(self, request: Request) -> Response:
+        matchmaking.leave_queue(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LeaderboardView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(parameters=[io.PageIn],
+                   responses={200: io.LeaderboardPageOut, **errors(400, 404)})
+    def get(self, request: Request, kind: str) -> Response:
+        number = _valid_page(request)
+        total, rows = leaderboard.page(kind=_kind(kind), number=number)
+        last = max(1, -(-total // leaderboard.PAGE_SIZE))
+        if number > last:
+            raise GameNotFound("Invalid page.")
+        base = request.build_absolute_uri(request.path)
+        return Response({
+            "count": total,
+            "next": f"{base}?page={number + 1}" if number < last else None,
+            "previous": f"{base}?page={number - 1}" if number > 1 else None,
+            "results": rows,
+        })
+
+
+def _valid_page(request: Request) -> int:
+    data = io.PageIn(data=request.query_params)
+    data.is_valid(raise_exception=True)
+    return int(data.validated_data["page"])
+
+
+class RatingHistoryView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: io.RatingPointOut(many=True), **errors(404)})
+    def get(self, request: Request, username: str, kind: str) -> Response:
+        user = active_user(username)
+        if user is None:
+            raise Http404
+        return Response(leaderboard.history(user_id=user.pk, kind=_kind(kind)))

@@ -1,0 +1,167 @@
+"""The board drawing spec, shared by the server-side SVG and the page's board.js.
+
+`board_spec(kind)` is everything needed to draw a board of that kind: grid size, which
+cells are playable / a seat's goal zone / unusable corners, barrier anchor range, and
+per seat its name, colour, accessible text colour and initial. The page embeds the spec
+as JSON and `static/js/board.js` draws with the same layout constants (`CELL`, `MARGIN`,
+wall and pawn sizes) as `render_svg` here, so a shared image and the live board match.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.sax.saxutils import escape
+
+from games import engine
+
+CELL = 40  # one cell, in SVG user units
+MARGIN = 22  # room for the coordinate labels around the board
+INSET = 2.5  # gap between a cell's tile and its grid lines
+WALL = 7  # barrier thickness
+PAWN_R = 14  # pawn radius
+
+# Seat colours (RULES.md) with a darker text colour of each that meets WCAG AA (>= 4.5:1)
+# on white; pawn initials are drawn in INK, which meets AA on every seat colour.
+INK = "#0f172a"
+PALETTE = {
+    "red": ("Red", "#ef4444", "#b91c1c"),
+    "blue": ("Blue", "#3b82f6", "#1d4ed8"),
+    "green": ("Green", "#22c55e", "#15803d"),
+    "yellow": ("Yellow", "#f59e0b", "#b45309"),
+}
+SEAT_COLOURS = {
+    "bloqueio": ("red", "blue", "green", "yellow"),
+    "bloqueio2": ("red", "green"),
+    "quoridor": ("red", "blue"),
+    "quoridor4": ("red", "blue", "green", "yellow"),
+}
+ZONE_INNER = "in"
+ZONE_CORNER = "x"
+
+
+def seat_styles(kind: str) -> list[dict[str, str]]:
+    """Name, fill colour, accessible text colour and initial of each seat."""
+    out = []
+    for key in SEAT_COLOURS[kind]:
+        name, fill, text = PALETTE[key]
+        out.append({"name": name, "colour": fill, "text": text, "initial": name[0]})
+    return out
+
+
+def board_spec(kind: str) -> dict[str, Any]:
+    """Everything a renderer needs to draw a `kind` board (embedded in pages as JSON)."""
+    rules = engine.get(kind)
+    geometry = rules.geometry
+    grid, lo, hi = geometry.grid, geometry.offset, geometry.offset + geometry.side - 1
+    zones: list[list[Any]] = [[ZONE_INNER] * grid for _ in range(grid)]
+    seats = []
+    for index, (spec, style) in enumerate(zip(geometry.seats, seat_styles(kind), strict=True)):
+        seats.append({
+            "seat": index, **style, "start": list(spec.start),
+            "goal": {"axis": spec.axis, "line": spec.line},
+        })
+        if grid > geometry.side:  # Bloqueio: the border rows/cols are goal zones
+            for k in range(lo, hi + 1):
+                r, c = (spec.line, k) if spec.axis == 0 else (k, spec.line)
+                zones[r][c] = index
+    for r in range(grid):
+        for c in range(grid):
+            if not (lo <= r <= hi or lo <= c <= hi):
+                zones[r][c] = ZONE_CORNER
+            elif zones[r][c] == ZONE_INNER and not (lo <= r <= hi and lo <= c <= hi):
+                zones[r][c] = ZONE_CORNER  # a border cell that is nobody's goal
+    return {
+        "kind": kind, "grid": grid, "anchor": [geometry.anchor_lo, geometry.anchor_hi],
+        "barriers_each": rules.barriers_each, "seats": seats, "zones": zones,
+        "layout": {"cell": CELL, "margin": MARGIN, "inset": INSET, "wall": WALL,
+                   "pawn": PAWN_R, "ink": INK},
+    }
+
+
+def cell_name(r: int, c: int) -> str:
+    return f"{chr(ord('a') + c)}{r}"
+
+
+def wall_points(at: list[int], orientation: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two grid points (row, col of line crossings) a barrier runs between."""
+    r, c = at
+    if orientation == "H":
+        return (r + 1, c), (r + 1, c + 2)
+    return (r, c + 1), (r + 2, c + 1)
+
+
+def render_svg(kind: str, state: dict[str, Any], *, ply: int | None = None,
+               title: str | None = None) -> str:
+    """A standalone SVG of a barrier-game position (no rotation: row 0 at the top)."""
+    spec = board_spec(kind)
+    grid, seats = spec["grid"], spec["seats"]
+    size = grid * CELL + 2 * MARGIN
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
+        f'width="{size}" height="{size}" role="img" class="board" data-kind="{kind}"'
+        + (f' data-ply="{ply}"' if ply is not None else "") + ">",
+        f"<title>{escape(title or f'{kind} position')}</title>",
+        f'<rect width="{size}" height="{size}" rx="12" fill="#f1f5f9"/>',
+    ]
+    for k in range(grid):
+        x = MARGIN + k * CELL + CELL / 2
+        out.append(f'<text x="{x}" y="{MARGIN - 7}" class="label" text-anchor="middle" '
+                   f'font-size="11" fill="#475569">{chr(ord("a") + k)}</text>')
+        out.append(f'<text x="{MARGIN - 6}" y="{x + 4}" class="label" text-anchor="end" '
+                   f'font-size="11" fill="#475569">{k}</text>')
+    for r in range(grid):
+        for c in range(grid):
+            zone = spec["zones"][r][c]
+            if zone == ZONE_CORNER:
+                continue
+            fill = "#ffffff" if zone == ZONE_INNER else seats[zone]["colour"]
+            opacity = "" if zone == ZONE_INNER else ' fill-opacity="0.28"'
+            out.append(
+                f'<rect class="cell" data-row="{r}" data-col="{c}" '
+                f'x="{MARGIN + c * CELL + INSET}" y="{MARGIN + r * CELL + INSET}" '
+                f'width="{CELL - 2 * INSET}" height="{CELL - 2 * INSET}" rx="5" '
+                f'fill="{fill}"{opacity} stroke="#cbd5e1"/>'
+            )
+    if grid == 9:  # Quoridor: goal rows/columns are marked by a coloured band outside
+        for seat in seats:
+            out.append(_goal_band(seat, grid))
+    for barrier in state.get("barriers", []):
+        (r0, c0), (r1, c1) = wall_points(barrier["at"], barrier["orientation"])
+        colour = seats[barrier["seat"]]["text"] if "seat" in barrier else INK
+        out.append(
+            f'<line class="wall" data-at="{barrier["at"][0]},{barrier["at"][1]}" '
+            f'data-orientation="{barrier["orientation"]}" data-seat="{barrier.get("seat", "")}" '
+            f'x1="{MARGIN + c0 * CELL}" y1="{MARGIN + r0 * CELL}" '
+            f'x2="{MARGIN + c1 * CELL}" y2="{MARGIN + r1 * CELL}" '
+            f'stroke="{colour}" stroke-width="{WALL}" stroke-linecap="round"/>'
+        )
+    for index, pawn in enumerate(state.get("pawns", [])):
+        if pawn is None:
+            continue
+        r, c = pawn
+        seat = seats[index]
+        cx, cy = MARGIN + c * CELL + CELL / 2, MARGIN + r * CELL + CELL / 2
+        out.append(
+            f'<g class="pawn" data-seat="{index}" data-row="{r}" data-col="{c}">'
+            f"<title>{seat['name']} pawn on {cell_name(r, c)}</title>"
+            f'<circle cx="{cx}" cy="{cy}" r="{PAWN_R}" fill="{seat["colour"]}" '
+            f'stroke="{INK}" stroke-width="2"/>'
+            f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="15" '
+            f'font-weight="700" fill="{INK}" font-family="system-ui, sans-serif">'
+            f"{seat['initial']}</text></g>"
+        )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _goal_band(seat: dict[str, Any], grid: int) -> str:
+    axis, line = seat["goal"]["axis"], seat["goal"]["line"]
+    thick, far = 5, MARGIN + grid * CELL
+    if axis == 0:
+        y = MARGIN - thick - 1 if line == 0 else far + 1
+        x, w, h = MARGIN, grid * CELL, thick
+    else:
+        x = MARGIN - thick - 1 if line == 0 else far + 1
+        y, w, h = MARGIN, thick, grid * CELL
+    return (f'<rect class="goal" data-seat="{seat["seat"]}" x="{x}" y="{y}" width="{w}" '
+            f'height="{h}" rx="2" fill="{seat["colour"]}"/>')

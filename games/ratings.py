@@ -1,0 +1,123 @@
+"""Rating writes: apply a ranked game's result, and annul a game's effect.
+
+Both run inside the caller's transaction; `apply_result` is called by services._append
+in the very transaction that finishes the game, so a result and its rating changes
+commit together or not at all. Rating rows are locked in user-id order (no deadlocks
+between two games finishing with overlapping players).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import rating_model
+from games.errors import GameNotFound, NotRanked
+from games.models import Game, Rating, RatingChange, Seat, Status
+
+
+def _locked_ratings(user_ids: Iterable[int], kind: str) -> dict[int, Rating]:
+    ids = sorted(set(user_ids))
+    fresh = rating_model.Skill()
+    Rating.objects.bulk_create(
+        [Rating(user_id=uid, kind=kind, mu=fresh.mu, sigma=fresh.sigma,
+                rating=rating_model.display(fresh.mu, fresh.sigma)) for uid in ids],
+        ignore_conflicts=True,
+    )
+    rows = Rating.objects.select_for_update().filter(kind=kind, user_id__in=ids).order_by("user_id")
+    return {r.user_id: r for r in rows}
+
+
+def _set(row: Rating, skill: rating_model.Skill) -> None:
+    row.mu, row.sigma = skill.mu, skill.sigma
+    row.rating = rating_model.display(skill.mu, skill.sigma)
+    row.provisional = rating_model.provisional(row.games, skill.sigma)
+
+
+_FIELDS = ["mu", "sigma", "games", "rating", "provisional", "last_played_at"]
+
+
+def apply_result(*, game: Game, seats: list[Seat], ranking: list[int], now: datetime) -> None:
+    """Rate a finished ranked game from its final ranking (one rank per seat)."""
+    by_seat = sorted(seats, key=lambda s: s.seat)
+    rows = _locked_ratings([s.user_id for s in by_seat], game.kind)
+    before = [rating_model.Skill(rows[s.user_id].mu, rows[s.user_id].sigma) for s in by_seat]
+    ranks = [ranking[s.seat] for s in by_seat]
+    after = rating_model.rate(before, ranks)
+    changes = []
+    for seat, rank, old, new in zip(by_seat, ranks, before, after, strict=True):
+        row = rows[seat.user_id]
+        rating_before = row.rating
+        row.games += 1
+        row.last_played_at = now
+        _set(row, new)
+        changes.append(RatingChange(
+            game=game, user_id=seat.user_id, kind=game.kind, seat=seat.seat, rank=rank,
+            mu_before=old.mu, sigma_before=old.sigma, mu_after=new.mu, sigma_after=new.sigma,
+            rating_before=rating_before, rating_after=row.rating, at=now,
+        ))
+    Rating.objects.bulk_update(list(rows.values()), _FIELDS)
+    RatingChange.objects.bulk_create(changes)
+
+
+def annul_game(*, game_id: int, now: datetime | None = None) -> Game:
+    """Undo a finished ranked game's rating changes (moderation).
+
+    Its players' ratings are recomputed as if it never happened: from their values
+    before it, replaying their later games of the kind in order with the opponents'
+    recorded pre-game values held fixed (opponents are not touched). The game's history
+    rows go; the game keeps its result and gets `annulled_at`.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise GameNotFound(f"No game {game_id}.")
+        if not game.ranked or game.status != Status.FINISHED or game.annulled_at is not None:
+            raise NotRanked("Only a finished, rated, not yet annulled game can be annulled.")
+        own = list(RatingChange.objects.filter(game=game))
+        game.annulled_at = now
+        game.save(update_fields=["annulled_at"])
+        if not own:
+            return game
+        rows = _locked_ratings([c.user_id for c in own], game.kind)
+        current = {c.user_id: rating_model.Skill(c.mu_before, c.sigma_before) for c in own}
+        played = {c.user_id: rows[c.user_id].games - 1 for c in own}
+        first = own[0]
+        later_ids = list(
+            RatingChange.objects.filter(kind=game.kind, user_id__in=current)
+            .filter(Q(at__gt=first.at) | Q(at=first.at, game_id__gt=game.pk))
+            .order_by("at", "game_id").values_list("game_id", flat=True).distinct()
+        )
+        later = {}
+        for change in RatingChange.objects.filter(game_id__in=later_ids).order_by("seat"):
+            later.setdefault(change.game_id, []).append(change)
+        updated: list[RatingChange] = []
+        for gid in sorted(later, key=lambda g: (later[g][0].at, g)):
+            table = later[gid]
+            skills = [current.get(c.user_id, rating_model.Skill(c.mu_before, c.sigma_before))
+                      for c in table]
+            new = rating_model.rate(skills, [c.rank for c in table])
+            for change, old, skill in zip(table, skills, new, strict=True):
+                if change.user_id not in current:
+                    continue
+                change.mu_before, change.sigma_before = old.mu, old.sigma
+                change.mu_after, change.sigma_after = skill.mu, skill.sigma
+                change.rating_before = rating_model.display(old.mu, old.sigma)
+                change.rating_after = rating_model.display(skill.mu, skill.sigma)
+                current[change.user_id] = skill
+                updated.append(change)
+        RatingChange.objects.bulk_update(updated, [
+            "mu_before", "sigma_before", "mu_after", "sigma_after",
+            "rating_before", "rating_after"])
+        for uid, row in rows.items():
+            row.games = played[uid]
+            _set(row, current[uid])
+        Rating.objects.bulk_update(list(rows.values()), _FIELDS)
+        RatingChange.objects.filter(game=game).delete()
+    return game
+

@@ -1,0 +1,236 @@
+"""Pages: the lobby, a game (play / watch), its replay, the board as SVG, leaderboards.
+
+Thin: reads come from `games.selectors`, writes go through `games.services` exactly as
+the API's do. The pages embed their first data as JSON (`json_script`) so the board is
+drawn without waiting for a request; the ES modules in `static/js/` take it from there.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    JsonResponse,
+)
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from bloqueio_site.errors import ServiceError
+from games import engine, presence, selectors, services
+from games.board_svg import board_spec, render_svg, seat_styles
+from games.models import Game, Seat, Status
+
+KIND_LABELS = {
+    "bloqueio": "Bloqueio · 4 players",
+    "bloqueio2": "Bloqueio · 2 players",
+    "quoridor": "Quoridor · 2 players",
+    "quoridor4": "Quoridor · 4 players",
+}
+# (label, initial seconds, increment seconds); "" = untimed.
+TIME_CONTROLS = {
+    "": ("No clock", None, None),
+    "180+2": ("3 min + 2 s", 180, 2),
+    "300+3": ("5 min + 3 s", 300, 3),
+    "600+5": ("10 min + 5 s", 600, 5),
+    "1800+20": ("30 min + 20 s", 1800, 20),
+}
+MY_GAMES = 12
+
+
+def _game_or_404(game_id: int) -> Game:
+    game = selectors.get_game(game_id)
+    if game is None:
+        raise Http404(f"No game {game_id}.")
+    return game
+
+
+def _kinds() -> list[dict[str, Any]]:
+    return [{"kind": k, "label": KIND_LABELS.get(k, k), "seats": seat_styles(k)}
+            for k in engine.KINDS]
+
+
+def _event_rows(game: Game) -> list[dict[str, Any]]:
+    """The game's events with their notation (rules.format_action)."""
+    rules = engine.get(game.kind)
+    rows = selectors.events_after(game.pk)
+    for row in rows:
+        event = rules.parse_event(selectors.engine_event(row["action"], row["seat"]))
+        row["text"] = rules.format_action(event)
+    return rows
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    mine: list[dict[str, Any]] = []
+    if request.user.is_authenticated:
+        seats = (Seat.objects.filter(user=request.user).select_related("game")
+                 .order_by("-game__created_at")[:MY_GAMES])
+        mine = [{"id": s.game.pk, "kind": s.game.kind, "label": KIND_LABELS.get(s.game.kind),
+                 "status": s.game.status, "seat": s.seat, "ply": s.game.ply,
+                 "ranked": s.game.ranked,
+                 "won": bool(s.game.result and s.game.result.get("winner") == s.seat)}
+                for s in seats]
+    return render(request, "games/lobby.html", {
+        "kinds": _kinds(), "time_controls": TIME_CONTROLS, "my_games": mine,
+        "lobby_data": {"kinds": _kinds(), "user": request.user.username or None},
+    })
+
+
+@login_required
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    kind = request.POST.get("kind", "")
+    tc_key = request.POST.get("time_control", "")
+    if tc_key not in TIME_CONTROLS:
+        messages.error(request, "Pick a time control from the list.")
+        return redirect("home")
+    _, initial, increment = TIME_CONTROLS[tc_key]
+    time_control = None if initial is None else {"initial": initial, "increment": increment}
+    try:
+        game = services.create_game(user=request.user, kind=kind,
+                                    ranked=request.POST.get("ranked") == "1",
+                                    time_control=time_control)
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+        return redirect("home")
+    return redirect("game", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        services.join_game(game_id=game_id, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+    return redirect("game", game_id=game_id)
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        services.leave_game(game_id=game_id, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+        return redirect("game", game_id=game_id)
+    return redirect("home")
+
+
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_or_404(game_id)
+    body = selectors.game_json(game)
+    body["presence"] = presence.snapshot_sync(game.pk, game.seat_count)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    seat = selectors.seat_of(game, user_id)
+    data = {
+        "game": body, "spec": board_spec(game.kind), "events": _event_rows(game),
+        "me": {"username": request.user.username or None, "seat": seat},
+        "label": KIND_LABELS.get(game.kind, game.kind),
+    }
+    can_join = (game.status == Status.WAITING and user_id is not None and seat is None)
+    return render(request, "games/game.html", {
+        "game": game, "data": data, "seat": seat, "can_join": can_join,
+        "label": data["label"],
+    })
+
+
+def _frames(game: Game) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Per ply: turn, pawns, barriers left, in-game flags and how many barriers stand.
+
+    Barriers only ever accumulate, so one ordered list plus a count per ply describes
+    every position without repeating them.
+    """
+    rules = engine.get(game.kind)
+    state = rules.initial()
+    frames = []
+
+    def frame(s: engine.State) -> dict[str, Any]:
+        j = s.to_json()
+        return {"turn": j["turn"], "pawns": j["pawns"], "barriers_left": j["barriers_left"],
+                "in_game": j["in_game"], "nb": len(j["barriers"])}
+
+    frames.append(frame(state))
+    for event in selectors.engine_events(game.pk):
+        state = rules.apply_event(state, event)
+        frames.append(frame(state))
+    return frames, state.to_json()["barriers"]
+
+
+def _ply_param(request: HttpRequest, game: Game) -> int | None:
+    """The `ply` query parameter: None when absent; -1 when it is not a ply of the game."""
+    raw = request.GET.get("ply")
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or int(raw) > game.ply:
+        return -1
+    return int(raw)
+
+
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_or_404(game_id)
+    ply = _ply_param(request, game)
+    if ply == -1:
+        return HttpResponseBadRequest(f"ply must be a whole number from 0 to {game.ply}.")
+    frames, barriers = _frames(game)
+    data = {
+        "game": selectors.game_json(game), "spec": board_spec(game.kind),
+        "events": _event_rows(game), "frames": frames, "barriers": barriers,
+        "ply": game.ply if ply is None else ply,
+        "label": KIND_LABELS.get(game.kind, game.kind),
+    }
+    return render(request, "games/replay.html", {"game": game, "data": data,
+                                                 "label": data["label"]})
+
+
+@require_GET
+def board_svg(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_or_404(game_id)
+    ply = _ply_param(request, game)
+    if ply == -1:
+        return HttpResponseBadRequest(f"ply must be a whole number from 0 to {game.ply}.",
+                                      content_type="text/plain")
+    ply = game.ply if ply is None else ply
+    state = game.state if ply == game.ply else selectors.state_at(game, ply).to_json()
+    svg = render_svg(game.kind, state, ply=ply,
+                     title=f"{KIND_LABELS.get(game.kind, game.kind)}, game #{game.pk}, ply {ply}")
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    # A finished game's positions never change; a live one's latest position does.
+    response["Cache-Control"] = ("public, max-age=86400"
+                                 if game.status in (Status.FINISHED, Status.ABORTED)
+                                 or ply < game.ply else "no-cache")
+    return response
+
+
+@require_GET
+def check(request: HttpRequest, game_id: int) -> JsonResponse:
+    """Would this action be legal now? `{ok, reason}` from the engine, for move previews."""
+    game = _game_or_404(game_id)
+    try:
+        action = json.loads(request.GET.get("action", ""))
+    except ValueError:
+        return JsonResponse({"code": "invalid", "detail": "action must be JSON."}, status=400)
+    if game.status != Status.ACTIVE:
+        return JsonResponse({"ok": False, "reason": "the game is not running"})
+    rules = engine.get(game.kind)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    seat = selectors.seat_of(game, user_id)
+    try:
+        legality = rules.is_legal(rules.state_from_json(game.state), action, seat)
+    except engine.EngineError as exc:
+        return JsonResponse({"ok": False, "reason": str(getattr(exc, "reason", exc))})
+    return JsonResponse({"ok": bool(legality.ok), "reason": legality.reason})
+
+
+def leaderboard(request: HttpRequest, kind: str = "bloqueio") -> HttpResponse:
+    if kind not in engine.KINDS:
+        raise Http404(f"No game kind {kind}.")
+    return render(request, "games/leaderboard.html", {
+        "kind": kind, "kinds": _kinds(), "label": KIND_LABELS.get(kind, kind),
+    })

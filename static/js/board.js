@@ -1,0 +1,267 @@
+// The board as SVG, drawn from the spec games/board_svg.py embeds (same layout constants
+// as the server's board.svg). Rotation is a change of coordinates, not an SVG transform,
+// so labels and pawn initials stay upright. Pointer positions are mapped back to logical
+// coordinates: near a grid line means a groove (a barrier), otherwise a cell.
+
+const NS = "http://www.w3.org/2000/svg";
+const GROOVE = 0.2; // how close to a line (in cells) a pointer must be to mean a groove
+
+function svg(tag, attrs = {}, text) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const key = ([r, c]) => `${r},${c}`;
+export const barrierKey = (b) => `${b.at[0]},${b.at[1]},${b.orientation}`;
+
+// Quarter turns (clockwise) that bring `seat`'s start side to the bottom.
+export function rotationFor(spec, seat) {
+  if (seat === null || seat === undefined || !spec.seats[seat]) return 0;
+  const n = spec.grid;
+  const [r, c] = spec.seats[seat].start;
+  const sides = [[n - 1 - r, 0], [n - 1 - c, 1], [r, 2], [c, 3]]; // bottom, right, top, left
+  sides.sort((a, b) => a[0] - b[0]);
+  return sides[0][1];
+}
+
+export class Board {
+  constructor(container, spec, { rotation = 0, interactive = false, label = "Game board" } = {}) {
+    this.spec = spec;
+    this.n = spec.grid;
+    this.k = rotation;
+    this.L = spec.layout;
+    this.interactive = interactive;
+    this.handlers = {};
+    this.legal = new Set();
+    this.cursor = null;
+    const size = this.n * this.L.cell + 2 * this.L.margin;
+    this.el = svg("svg", {
+      viewBox: `0 0 ${size} ${size}`, class: "board", role: "img", "aria-label": label,
+      "data-kind": spec.kind, "data-rotation": rotation,
+    });
+    if (interactive) {
+      this.el.setAttribute("tabindex", "0");
+      this.el.setAttribute("role", "application");
+      this.el.setAttribute("aria-roledescription", "game board");
+    }
+    this.el.append(svg("rect", { width: size, height: size, rx: 12, fill: "#f1f5f9" }));
+    this.cellsLayer = svg("g");
+    this.marksLayer = svg("g", { class: "marks" });
+    this.wallsLayer = svg("g", { class: "walls" });
+    this.pawnsLayer = svg("g", { class: "pawns" });
+    this.previewLayer = svg("g", { class: "preview" });
+    this.el.append(this.cellsLayer, this.marksLayer, this.wallsLayer, this.pawnsLayer, this.previewLayer);
+    this.drawStatic();
+    container.replaceChildren(this.el);
+    if (interactive) this.listen();
+  }
+
+  on(name, fn) { this.handlers[name] = fn; return this; }
+  emit(name, ...args) { if (this.handlers[name]) this.handlers[name](...args); }
+
+  // -- coordinates -------------------------------------------------------------------------
+  cellToDisplay([r, c]) {
+    const m = this.n - 1;
+    return [[r, c], [c, m - r], [m - r, m - c], [m - c, r]][this.k];
+  }
+  displayToCell([dr, dc]) {
+    const m = this.n - 1;
+    return [[dr, dc], [m - dc, dr], [m - dr, m - dc], [dc, m - dr]][this.k];
+  }
+  pointToDisplay([i, j]) {
+    const n = this.n;
+    return [[i, j], [j, n - i], [n - i, n - j], [n - j, i]][this.k];
+  }
+  displayToPoint([y, x]) {
+    const n = this.n;
+    return [[y, x], [n - x, y], [n - y, n - x], [x, n - y]][this.k];
+  }
+  xy([dr, dc]) { return [this.L.margin + dc * this.L.cell, this.L.margin + dr * this.L.cell]; }
+
+  // -- drawing -----------------------------------------------------------------------------
+  drawStatic() {
+    const { cell, margin, inset } = this.L;
+    const letters = (c) => String.fromCharCode(97 + c);
+    for (let d = 0; d < this.n; d++) {
+      const top = this.displayToCell([0, d]);
+      const left = this.displayToCell([d, 0]);
+      const colLabel = this.k % 2 === 0 ? letters(top[1]) : String(top[0]);
+      const rowLabel = this.k % 2 === 0 ? String(left[0]) : letters(left[1]);
+      const mid = margin + d * cell + cell / 2;
+      this.cellsLayer.append(svg("text", { x: mid, y: margin - 7, "text-anchor": "middle", "font-size": 11, fill: "#475569", class: "label" }, colLabel));
+      this.cellsLayer.append(svg("text", { x: margin - 6, y: mid + 4, "text-anchor": "end", "font-size": 11, fill: "#475569", class: "label" }, rowLabel));
+    }
+    this.cellNodes = new Map();
+    for (let r = 0; r < this.n; r++) {
+      for (let c = 0; c < this.n; c++) {
+        const zone = this.spec.zones[r][c];
+        if (zone === "x") continue;
+        const [x, y] = this.xy(this.cellToDisplay([r, c]));
+        const goal = zone !== "in";
+        const rect = svg("rect", {
+          class: "cell", "data-row": r, "data-col": c, x: x + inset, y: y + inset,
+          width: cell - 2 * inset, height: cell - 2 * inset, rx: 5,
+          fill: goal ? this.spec.seats[zone].colour : "#ffffff", "fill-opacity": goal ? 0.28 : null,
+          stroke: "#cbd5e1",
+        });
+        this.cellNodes.set(key([r, c]), rect);
+        this.cellsLayer.append(rect);
+      }
+    }
+    if (this.n === 9) this.drawGoalBands();
+  }
+
+  drawGoalBands() {
+    const { cell, margin } = this.L;
+    const far = margin + this.n * cell;
+    for (const seat of this.spec.seats) {
+      const { axis, line } = seat.goal;
+      // the goal side as a display side: take a cell on that line and see where it lands
+      const probe = axis === 0 ? [line, 4] : [4, line];
+      const [dr, dc] = this.cellToDisplay(probe);
+      const t = 5;
+      let x, y, w, h;
+      if (dr === 0) [x, y, w, h] = [margin, margin - t - 1, this.n * cell, t];
+      else if (dr === this.n - 1) [x, y, w, h] = [margin, far + 1, this.n * cell, t];
+      else if (dc === 0) [x, y, w, h] = [margin - t - 1, margin, t, this.n * cell];
+      else [x, y, w, h] = [far + 1, margin, t, this.n * cell];
+      this.cellsLayer.append(svg("rect", { class: "goal", "data-seat": seat.seat, x, y, width: w, height: h, rx: 2, fill: seat.colour }));
+    }
+  }
+
+  wallLine(b, extra = {}) {
+    const [r, c] = b.at;
+    const [p0, p1] = b.orientation === "H" ? [[r + 1, c], [r + 1, c + 2]] : [[r, c + 1], [r + 2, c + 1]];
+    const [x1, y1] = this.xy(this.pointToDisplay(p0));
+    const [x2, y2] = this.xy(this.pointToDisplay(p1));
+    return svg("line", {
+      class: "wall", "data-at": `${r},${c}`, "data-orientation": b.orientation,
+      "data-seat": b.seat ?? "", x1, y1, x2, y2, "stroke-width": this.L.wall, "stroke-linecap": "round",
+      stroke: b.seat !== undefined && b.seat !== null ? this.spec.seats[b.seat].text : this.L.ink, ...extra,
+    });
+  }
+
+  // state: {pawns, barriers}; opts: {legal: [[r,c]], last: action}
+  render(state, { legal = [], last = null } = {}) {
+    const { cell, pawn: radius, ink } = this.L;
+    this.legal = new Set(legal.map(key));
+    for (const [k, node] of this.cellNodes) node.classList.toggle("legal", this.legal.has(k));
+    this.marksLayer.replaceChildren();
+    for (const c of legal) {
+      const [x, y] = this.xy(this.cellToDisplay(c));
+      this.marksLayer.append(svg("circle", { class: "legal-dot", cx: x + cell / 2, cy: y + cell / 2, r: 6, fill: "#4338ca", "fill-opacity": 0.55 }));
+    }
+    this.wallsLayer.replaceChildren();
+    for (const b of state.barriers || []) {
+      const line = this.wallLine(b);
+      if (last && last.type === "barrier" && barrierKey(last) === barrierKey(b)) line.classList.add("last");
+      this.wallsLayer.append(line);
+    }
+    this.pawnsLayer.replaceChildren();
+    (state.pawns || []).forEach((p, seat) => {
+      if (!p) return;
+      const s = this.spec.seats[seat];
+      const [x, y] = this.xy(this.cellToDisplay(p));
+      const cx = x + cell / 2, cy = y + cell / 2;
+      const g = svg("g", { class: "pawn", "data-seat": seat, "data-row": p[0], "data-col": p[1] });
+      if (last && last.type === "move" && key(last.to) === key(p)) g.classList.add("last");
+      g.append(svg("title", {}, `${s.name} pawn on ${String.fromCharCode(97 + p[1])}${p[0]}`));
+      g.append(svg("circle", { cx, cy, r: radius, fill: s.colour, stroke: ink, "stroke-width": 2 }));
+      g.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: ink, "font-family": "system-ui, sans-serif" }, s.initial));
+      this.pawnsLayer.append(g);
+    });
+    this.drawCursor();
+  }
+
+  setPreview(barrier, ok) {
+    this.previewLayer.replaceChildren();
+    if (!barrier) return;
+    this.previewLayer.append(this.wallLine({ ...barrier, seat: null }, {
+      class: `wall preview ${ok ? "ok" : "bad"}`, stroke: ok ? "#4338ca" : "#dc2626",
+      "stroke-opacity": ok ? 0.75 : 0.9, "stroke-dasharray": ok ? null : "6 5",
+      "data-ok": ok ? "true" : "false",
+    }));
+  }
+
+  setCursor(cell) { this.cursor = cell; this.drawCursor(); }
+  drawCursor() {
+    for (const node of this.cellNodes.values()) node.classList.remove("cursor");
+    if (this.cursor) {
+      const node = this.cellNodes.get(key(this.cursor));
+      if (node) node.classList.add("cursor");
+    }
+  }
+
+  // -- input -------------------------------------------------------------------------------
+  // What the pointer is over: {cell: [r,c]} or {barrier: {at, orientation}} or null.
+  hit(evt) {
+    const pt = this.el.createSVGPoint();
+    pt.x = evt.clientX; pt.y = evt.clientY;
+    const ctm = this.el.getScreenCTM();
+    if (!ctm) return null;
+    const p = pt.matrixTransform(ctm.inverse());
+    const y = (p.y - this.L.margin) / this.L.cell, x = (p.x - this.L.margin) / this.L.cell;
+    const [i, j] = this.displayToPoint([y, x]);
+    if (i < 0 || j < 0 || i > this.n || j > this.n) return null;
+    const di = Math.min(i - Math.floor(i), Math.ceil(i) - i);
+    const dj = Math.min(j - Math.floor(j), Math.ceil(j) - j);
+    const [lo, hi] = this.spec.anchor;
+    if (Math.min(di, dj) < GROOVE) {
+      let r, c, orientation;
+      if (di <= dj) { orientation = "H"; r = Math.round(i) - 1; c = Math.round(j) - 1; }
+      else { orientation = "V"; c = Math.round(j) - 1; r = Math.round(i) - 1; }
+      const fixed = orientation === "H" ? r : c;
+      let free = orientation === "H" ? c : r;
+      if (fixed < lo || fixed > hi || free < lo - 1 || free > hi + 1) return null;
+      free = Math.max(lo, Math.min(hi, free));
+      return { barrier: orientation === "H" ? { at: [r, free], orientation } : { at: [free, c], orientation } };
+    }
+    const cell = [Math.floor(i), Math.floor(j)];
+    if (cell[0] >= this.n || cell[1] >= this.n || this.spec.zones[cell[0]][cell[1]] === "x") return null;
+    return { cell };
+  }
+
+  listen() {
+    let pointerType = "mouse";
+    let hovered = null;
+    this.el.addEventListener("pointerdown", (e) => { pointerType = e.pointerType || "mouse"; });
+    this.el.addEventListener("pointermove", (e) => {
+      if (e.pointerType === "touch") return;
+      const h = this.hit(e);
+      const b = h && h.barrier ? barrierKey(h.barrier) : null;
+      this.el.style.cursor = h && (h.barrier || this.legal.has(key(h.cell))) ? "pointer" : "default";
+      if (b !== hovered) { hovered = b; this.emit("hover", h && h.barrier ? h.barrier : null); }
+    });
+    this.el.addEventListener("pointerleave", () => { hovered = null; this.emit("hover", null); });
+    this.el.addEventListener("click", (e) => {
+      const h = this.hit(e);
+      if (!h) return;
+      if (h.cell) this.emit("cell", h.cell, pointerType);
+      else this.emit("barrier", h.barrier, pointerType);
+    });
+    this.el.addEventListener("keydown", (e) => this.onKey(e));
+  }
+
+  onKey(e) {
+    const dirs = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (dirs[e.key]) {
+      e.preventDefault();
+      const start = this.cursor || this.handlers.cursorStart?.() || [Math.floor(this.n / 2), Math.floor(this.n / 2)];
+      const [dr, dc] = this.cellToDisplay(start);
+      const [ddr, ddc] = dirs[e.key];
+      const nr = Math.max(0, Math.min(this.n - 1, dr + ddr)), nc = Math.max(0, Math.min(this.n - 1, dc + ddc));
+      this.setCursor(this.displayToCell([nr, nc]));
+      this.emit("cursor", this.cursor);
+    } else if ((e.key === "Enter" || e.key === " ") && this.cursor) {
+      e.preventDefault();
+      this.emit("activate", this.cursor);
+    } else if ((e.key === "h" || e.key === "v") && this.cursor) {
+      e.preventDefault();
+      this.emit("barrierKey", { at: [...this.cursor], orientation: e.key.toUpperCase() });
+    } else if (e.key === "Escape") {
+      this.emit("escape");
+    }
+  }
+}

@@ -1,0 +1,33 @@
+// A leaderboard page: GET /api/leaderboard/{kind}/?page=N, rendered as a table.
+// Says "not available" when the server has no ratings yet (404).
+
+import { el, get } from "./api.js";
+
+const box = document.getElementById("leaderboard");
+const kind = box.dataset.kind;
+const $ = (id) => document.getElementById(id);
+let page = 1;
+
+async function load() {
+  const res = await get(`/api/leaderboard/${encodeURIComponent(kind)}/?page=${page}`);
+  if (res.status === 404 && page === 1) {
+    $("lb-status").textContent = "Ratings are not available on this server yet.";
+    return;
+  }
+  if (!res.ok) { $("lb-status").textContent = "The leaderboard could not be loaded."; return; }
+  const rows = res.data.results || res.data;
+  $("lb-rows").replaceChildren(...rows.map((r) => el("tr", {},
+    el("td", { class: "rank" }, r.rank),
+    el("td", {}, el("a", { href: `/users/${encodeURIComponent(r.username)}/` }, r.username)),
+    el("td", {}, Math.round(r.rating)),
+    el("td", {}, r.games))));
+  $("lb-table").hidden = rows.length === 0;
+  $("lb-status").textContent = rows.length ? "" : "Nobody has played a ranked game of this kind yet.";
+  $("lb-status").hidden = rows.length > 0;
+  $("lb-prev").hidden = !res.data.previous;
+  $("lb-next").hidden = !res.data.next;
+}
+
+$("lb-prev").addEventListener("click", () => { page -= 1; load(); });
+$("lb-next").addEventListener("click", () => { page += 1; load(); });
+load();

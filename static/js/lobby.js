@@ -1,0 +1,125 @@
+// The lobby: open and live games from /ws/lobby/ (a snapshot, then every change),
+// ranked matchmaking (hidden when the server has no /api/matchmaking/ yet), and
+// personal notifications from /ws/me/ (a ranked match found, a game started).
+
+import { csrfToken, del, el, get, post, readData } from "./api.js";
+import { LiveSocket } from "./socket.js";
+
+const data = readData("lobby-data");
+const labels = Object.fromEntries(data.kinds.map((k) => [k.kind, k]));
+const games = new Map();
+const $ = (id) => document.getElementById(id);
+
+function seatChips(game) {
+  const styles = labels[game.kind] ? labels[game.kind].seats : [];
+  return el("span", { class: "seats-inline" }, game.seats.map((s, i) => el("span", {},
+    el("span", { class: "chip", style: `background:${styles[i] ? styles[i].colour : "#e2e8f0"};width:1.2rem;height:1.2rem;font-size:.7rem;margin-right:.2rem;vertical-align:-.2rem`, "aria-hidden": "true" }, styles[i] ? styles[i].initial : i),
+    s.username || "open")));
+}
+
+function tc(game) {
+  const t = game.time_control;
+  return t ? `${Math.round(t.initial / 60)} min + ${t.increment} s` : "no clock";
+}
+
+function item(game) {
+  const label = labels[game.kind] ? labels[game.kind].label : game.kind;
+  const seated = data.user && game.seats.some((s) => s.username === data.user);
+  let action;
+  if (game.status === "waiting" && data.user && !seated) {
+    action = el("form", { method: "post", action: `/games/${game.id}/join/` },
+      el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }),
+      el("button", { type: "submit", class: "btn small", "aria-label": `Join game ${game.id}` }, "Join"));
+  } else {
+    action = el("a", { class: `btn small ${game.status === "active" && !seated ? "secondary" : ""}`, href: `/games/${game.id}/` },
+      seated ? "Open" : game.status === "active" ? "Watch" : "View");
+  }
+  const taken = game.seats.filter((s) => s.username).length;
+  return el("li", { "data-game": game.id },
+    el("div", { class: "meta" },
+      el("span", { class: "title" }, `#${game.id} ${label} `, game.ranked ? el("span", { class: "pill ranked" }, "ranked") : ""),
+      el("span", { class: "small muted" }, game.status === "waiting"
+        ? `${taken}/${game.seats.length} seated · ${tc(game)}` : `ply ${game.ply} · ${tc(game)}`),
+      seatChips(game)),
+    action);
+}
+
+function render() {
+  const all = [...games.values()].sort((a, b) => b.id - a.id);
+  const open = all.filter((g) => g.status === "waiting");
+  const live = all.filter((g) => g.status === "active");
+  $("open-games").replaceChildren(...(open.length ? open.map(item)
+    : [el("li", { class: "empty" }, "No open games right now. Create one!")]));
+  $("live-games").replaceChildren(...(live.length ? live.map(item)
+    : [el("li", { class: "empty" }, "Nobody is playing right now.")]));
+  $("open-count").textContent = open.length;
+  $("live-count").textContent = live.length;
+}
+
+const lobby = new LiveSocket("/ws/lobby/", {
+  onMessage(f) {
+    if (f.type === "hello") {
+      games.clear();
+      for (const g of f.games) games.set(g.id, g);
+    } else if (f.type === "lobby") {
+      if (f.game.status === "waiting" || f.game.status === "active") games.set(f.game.id, f.game);
+      else games.delete(f.game.id);
+    } else return;
+    render();
+  },
+  onStatus(online) { $("offline").hidden = online; },
+});
+window.bloqueioLobby = lobby;
+
+// -- ranked play --------------------------------------------------------------------------
+
+const playBtn = $("ranked-play");
+if (playBtn) {
+  const status = $("ranked-status");
+  const cancelBtn = $("ranked-cancel");
+  let poller = null;
+  // GET /api/matchmaking/ answers {state: idle|queued|playing, kind?, game_id?}; polling
+  // keeps the queue entry alive and lets the server match us.
+  const take = (body) => {
+    if (!body) return;
+    if (body.state === "playing" && body.game_id) { location.href = `/games/${body.game_id}/`; return; }
+    const on = body.state === "queued";
+    playBtn.hidden = on;
+    cancelBtn.hidden = !on;
+    status.textContent = on ? `Looking for a ${labels[body.kind] ? labels[body.kind].label : body.kind} opponent…` : "";
+    clearInterval(poller);
+    if (on) poller = setInterval(async () => { const r = await get("/api/matchmaking/"); if (r.ok) take(r.data); }, 4000);
+  };
+  const unavailable = () => {
+    playBtn.disabled = true;
+    status.textContent = "Ranked matchmaking is not available on this server yet.";
+  };
+  get("/api/matchmaking/").then((res) => {
+    if (res.status === 404 || res.status === 405 || res.status === 0) unavailable();
+    else if (res.ok) take(res.data);
+  });
+  playBtn.addEventListener("click", async () => {
+    const kind = $("ranked-kind").value;
+    const res = await post("/api/matchmaking/", { kind });
+    if (res.status === 404) unavailable();
+    else if (!res.ok) status.textContent = (res.data && res.data.detail) || "Could not join the queue.";
+    else take(res.data && res.data.state ? res.data : { state: "queued", kind });
+  });
+  cancelBtn.addEventListener("click", async () => {
+    await del("/api/matchmaking/");
+    take({ state: "idle" });
+  });
+}
+
+if (data.user) {
+  new LiveSocket("/ws/me/", {
+    onMessage(f) {
+      if (f.type !== "notify") return;
+      if (f.event === "matched") location.href = `/games/${f.game_id}/`;
+      else if (f.event === "game_started") {
+        const box = $("ranked-status") || $("open-count");
+        if (box) box.replaceChildren("Your game #", el("a", { href: `/games/${f.game_id}/` }, String(f.game_id)), " has started.");
+      }
+    },
+  });
+}

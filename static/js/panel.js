@@ -1,0 +1,131 @@
+// The side panel of the game and replay pages: players (rating, online dot, barriers
+// left, clock), the move list, and the end-of-game summary. Pure rendering from data.
+
+import { el } from "./api.js";
+
+const REASONS = {
+  goal: "reached the goal", last_standing: "was the last player left",
+  blocked: "the opponent was blocked", move_limit: "the move limit was reached",
+  stalemate: "nobody could move", score: "on score", aborted: "the game was aborted",
+};
+
+export function seatLabel(game, spec, seat) {
+  const s = spec.seats[seat];
+  const user = game.seats[seat] && game.seats[seat].username;
+  return user ? `${s.name} (${user})` : s.name;
+}
+
+export function chip(spec, seat) {
+  const s = spec.seats[seat];
+  return el("span", { class: "chip", style: `background:${s.colour}`, "aria-hidden": "true" }, s.initial);
+}
+
+export function formatClock(ms) {
+  const t = Math.max(0, ms);
+  if (t < 10000) return (t / 1000).toFixed(1);
+  const s = Math.ceil(t / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  const mm = h ? String(m).padStart(2, "0") : String(m);
+  return `${h ? `${h}:` : ""}${mm}:${String(sec).padStart(2, "0")}`;
+}
+
+// The clocks at the moment a game frame arrives: remaining_ms is "as of turn_started_at",
+// so the running seat has already used (now - turn_started_at), clamped against skew.
+export function clockBase(clocks) {
+  if (!clocks || !Array.isArray(clocks.remaining_ms)) return null;
+  const started = clocks.turn_started_at ? Date.parse(clocks.turn_started_at) : NaN;
+  return clocks.remaining_ms.map((ms, seat) => {
+    if (clocks.running !== seat || ms === null || Number.isNaN(started)) return ms;
+    return ms - Math.max(0, Math.min(ms, Date.now() - started));
+  });
+}
+
+// The clocks as shown now: the running seat's base minus the time since the frame arrived.
+export function clockNow(clocks, base, receivedAt, now) {
+  if (!base) return null;
+  return base.map((ms, seat) => (clocks.running === seat && ms !== null ? ms - (now - receivedAt) : ms));
+}
+
+export function renderPlayers(list, game, spec, { presence = null, clocks = null, state = null, me = null } = {}) {
+  const st = state || game.state;
+  list.replaceChildren(...spec.seats.map((s, seat) => {
+    const info = game.seats[seat] || {};
+    const inGame = st.in_game ? st.in_game[seat] : true;
+    const turn = game.status === "active" && st.turn === seat;
+    const online = presence && presence.online ? presence.online[seat] : null;
+    const left = st.barriers_left ? st.barriers_left[seat] : null;
+    const sub = [];
+    if (info.rating !== null && info.rating !== undefined) sub.push(`rating ${Math.round(info.rating)}`);
+    if (left !== null) sub.push(`${left} barrier${left === 1 ? "" : "s"}`);
+    if (!inGame) sub.push("left the game");
+    if (turn) sub.push("to move");
+    const clockText = clocks && clocks[seat] !== null && clocks[seat] !== undefined ? formatClock(clocks[seat]) : null;
+    const running = clockText && game.clocks && game.clocks.running === seat;
+    return el("li", {
+      class: `player${turn ? " turn" : ""}${inGame ? "" : " left"}`, "data-seat": seat,
+      "aria-current": turn ? "true" : null,
+    },
+      chip(spec, seat),
+      el("span", { class: "name" },
+        info.username ? el("a", { href: `/users/${encodeURIComponent(info.username)}/` }, info.username)
+          : el("span", { class: "muted" }, "open seat"),
+        seat === me ? " (you)" : "",
+        online === null || !info.username ? null : el("span", {
+          class: `dot${online ? " on" : ""}`, title: online ? "online" : "offline",
+          role: "img", "aria-label": online ? "online" : "offline",
+        }),
+        el("span", { class: "sub" }, `${s.name}${sub.length ? " · " + sub.join(" · ") : ""}`)),
+      clockText ? el("span", {
+        class: `clock${running ? " running" : ""}${clocks[seat] < 20000 ? " low" : ""}`,
+        "data-seat": seat, "aria-label": `${s.name} clock ${clockText}`,
+      }, clockText) : el("span"));
+  }));
+}
+
+// rows: [{ply, seat, text}]; link(ply) gives an href (game page) or onPick(ply) a button.
+export function renderMoves(list, rows, spec, { current = null, link = null, onPick = null } = {}) {
+  const items = rows.map((row) => {
+    const inner = [el("span", { class: "n" }, `${row.ply}.`),
+      el("span", { style: `color:${spec.seats[row.seat] ? spec.seats[row.seat].text : "inherit"}`, "aria-hidden": "true" },
+        spec.seats[row.seat] ? spec.seats[row.seat].initial : ""),
+      el("span", {}, row.text)];
+    const label = `ply ${row.ply}, ${spec.seats[row.seat] ? spec.seats[row.seat].name : ""} ${row.text}`;
+    let body;
+    if (onPick) body = el("button", { type: "button", "aria-label": label, onclick: () => onPick(row.ply) }, ...inner);
+    else if (link) body = el("a", { href: link(row.ply), "aria-label": label, class: "move-link", style: "text-decoration:none;display:flex;gap:.3rem;padding:.2rem .35rem;color:inherit" }, ...inner);
+    else body = el("span", {}, ...inner);
+    return el("li", { class: row.ply === current ? "current" : null, "data-ply": row.ply }, body);
+  });
+  list.replaceChildren(...items);
+  if (!items.length) list.replaceChildren(el("li", { class: "empty" }, "No moves yet."));
+  const cur = list.querySelector("li.current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+  else list.scrollTop = list.scrollHeight;
+}
+
+export function resultText(game, spec) {
+  const r = game.result;
+  if (!r) return null;
+  const why = REASONS[r.reason] || r.reason;
+  if (r.winner === null || r.winner === undefined) return `Game over: no winner (${why}).`;
+  return `${seatLabel(game, spec, r.winner)} won: ${why}.`;
+}
+
+export function renderResult(box, game, spec) {
+  if (!game.result) { box.hidden = true; return; }
+  const r = game.result;
+  const rows = spec.seats.map((s, seat) => ({ seat, rank: r.ranking ? r.ranking[seat] : null }))
+    .sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99));
+  const changes = r.rating_changes || null;
+  box.replaceChildren(
+    el("h2", {}, resultText(game, spec)),
+    el("ul", { class: "small", style: "margin:.25rem 0 0;padding:0;list-style:none" }, rows.map(({ seat, rank }) => {
+      const info = game.seats[seat] || {};
+      const delta = changes ? changes[seat] : info.rating_change;
+      return el("li", {}, `${rank ?? "?"}. ${seatLabel(game, spec, seat)}`,
+        info.rating !== null && info.rating !== undefined ? ` · rating ${Math.round(info.rating)}` : "",
+        delta !== null && delta !== undefined ? ` (${delta >= 0 ? "+" : ""}${Math.round(delta)})` : "");
+    })),
+    el("p", { style: "margin:.5rem 0 0" }, el("a", { href: `/games/${game.id}/replay/` }, "Replay this game")));
+  box.hidden = false;
+}

@@ -1,0 +1,69 @@
+// The replay viewer: every position of a game, from per-ply frames the page embeds
+// (pawns, turn, barriers left, and how many of the game's barriers stand). Buttons,
+// slider, arrow keys and the move list all step; the URL's ?ply= follows, to share.
+
+import { readData } from "./api.js";
+import { Board } from "./board.js";
+import { renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
+
+const data = readData("replay-data");
+const { spec, frames, barriers, game } = data;
+const max = frames.length - 1;
+const $ = (id) => document.getElementById(id);
+const board = new Board($("board"), spec, { label: `${data.label} replay board` });
+const slider = $("slider");
+slider.max = String(max);
+let ply = Math.max(0, Math.min(max, data.ply));
+let thumbTimer = null;
+
+function stateAt(n) {
+  const f = frames[n];
+  return { ...f, barriers: barriers.slice(0, f.nb) };
+}
+
+function show(n, { push = true } = {}) {
+  ply = Math.max(0, Math.min(max, n));
+  const state = stateAt(ply);
+  const last = ply > 0 ? data.events[ply - 1].action : null;
+  board.render(state, { last });
+  board.el.dataset.ply = ply;
+  slider.value = String(ply);
+  $("ply").textContent = `Ply ${ply} of ${max}`;
+  const ev = ply > 0 ? data.events[ply - 1] : null;
+  $("replay-status").textContent = ply === 0 ? "Starting position."
+    : `${ply}. ${seatLabel(game, spec, ev.seat)}: ${ev.text}` +
+      (state.turn !== null && ply < max ? ` · ${spec.seats[state.turn].name} to move` : "");
+  renderPlayers($("players"), { ...game, status: ply === max ? game.status : "active" }, spec, { state });
+  renderMoves($("moves"), data.events, spec, { current: ply, onPick: (p) => show(p) });
+  for (const id of ["first", "prev"]) $(id).disabled = ply === 0;
+  for (const id of ["next", "last"]) $(id).disabled = ply === max;
+  if (push) {
+    const url = new URL(location.href);
+    url.searchParams.set("ply", String(ply));
+    history.replaceState(null, "", url);
+  }
+  const svgUrl = `/games/${game.id}/board.svg?ply=${ply}`;
+  $("svg-link").href = svgUrl;
+  clearTimeout(thumbTimer);
+  thumbTimer = setTimeout(() => { $("thumb").src = svgUrl; }, 250);
+}
+
+$("first").addEventListener("click", () => show(0));
+$("prev").addEventListener("click", () => show(ply - 1));
+$("next").addEventListener("click", () => show(ply + 1));
+$("last").addEventListener("click", () => show(max));
+slider.addEventListener("input", () => show(Number(slider.value)));
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+  const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: max }[e.key];
+  if (to === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
+  e.preventDefault();
+  show(to);
+});
+$("copy-link").addEventListener("click", async () => {
+  try { await navigator.clipboard.writeText(location.href); $("copy-link").textContent = "Copied"; }
+  catch { $("copy-link").textContent = "Copy failed"; }
+  setTimeout(() => { $("copy-link").textContent = "Copy link"; }, 1500);
+});
+renderResult($("result"), game, spec);
+show(ply, { push: false });

@@ -1,0 +1,115 @@
+// WebSockets that come back: LiveSocket reconnects with exponential back-off (and
+// jitter); GameSocket adds the game protocol's ordering rules from docs/realtime.md:
+// keep events in ply order without gaps, and on a gap or a reconnect send
+// {"type": "sync", "after": lastPly}, dropping live events until the answer fills in.
+
+import { wsUrl } from "./api.js";
+
+const FINAL_CLOSE = new Set([4401, 4404]); // bad credentials, no such game: don't retry
+
+export class LiveSocket {
+  constructor(path, { onMessage, onStatus, onOpen } = {}) {
+    this.path = path;
+    this.onMessage = onMessage || (() => {});
+    this.onStatus = onStatus || (() => {});
+    this.onOpen = onOpen || (() => {});
+    this.attempt = 0;
+    this.closed = false;
+    this.online = null;
+    this.queue = [];
+    this.connect();
+  }
+
+  connect() {
+    if (this.closed) return;
+    const ws = new WebSocket(wsUrl(this.path));
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.setOnline(true);
+      this.onOpen();
+    };
+    ws.onmessage = (msg) => {
+      let frame;
+      try { frame = JSON.parse(msg.data); } catch { return; }
+      if (frame.type === "ping") { this.send({ type: "pong" }); return; }
+      this.onMessage(frame);
+    };
+    ws.onclose = (evt) => {
+      if (this.ws !== ws) return;
+      this.setOnline(false);
+      if (this.closed || FINAL_CLOSE.has(evt.code)) return;
+      const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
+      this.attempt += 1;
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  setOnline(online) {
+    if (online === this.online) return;
+    this.online = online;
+    this.onStatus(online);
+  }
+
+  send(frame) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  // For tests and for pages that go away: drop the connection and reconnect (or not).
+  drop() { if (this.ws) this.ws.close(); }
+  close() { this.closed = true; clearTimeout(this.timer); if (this.ws) this.ws.close(); }
+}
+
+export class GameSocket {
+  // handlers: hello(you, game), events(newEvents, game), ack(frame), error(frame),
+  // presence(p), change(frame), status(online)
+  constructor(gameId, lastPly, handlers) {
+    this.lastPly = lastPly;
+    this.h = handlers;
+    this.syncing = false;
+    this.live = new LiveSocket(`/ws/games/${gameId}/`, {
+      onMessage: (f) => this.receive(f),
+      onStatus: (online) => { if (!online) this.syncing = false; this.h.status?.(online); },
+    });
+  }
+
+  sync() {
+    if (this.syncing) return;
+    this.syncing = this.live.send({ type: "sync", after: this.lastPly });
+  }
+
+  send(frame) { return this.live.send(frame); }
+
+  receive(f) {
+    switch (f.type) {
+      case "hello":
+        this.h.hello?.(f.you, f.game);
+        if (f.game.ply > this.lastPly) this.sync();
+        break;
+      case "event":
+        if (f.event.ply <= this.lastPly) return; // already have it (from a sync)
+        if (f.event.ply !== this.lastPly + 1 || this.syncing) { this.sync(); return; }
+        this.lastPly = f.event.ply;
+        this.h.events?.([f.event], f.game);
+        break;
+      case "events": {
+        this.syncing = false;
+        const fresh = [];
+        for (const e of f.events) {
+          if (e.ply === this.lastPly + 1) { fresh.push(e); this.lastPly = e.ply; }
+        }
+        this.h.events?.(fresh, f.game);
+        break;
+      }
+      case "ack": this.h.ack?.(f); break;
+      case "error": this.h.error?.(f); break;
+      case "presence": this.h.presence?.(f.presence); break;
+      case "game": this.h.change?.(f); break;
+      default: break;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+"""Browser tests: Playwright's sync API driving Debian's chromium against a real Daphne.
+
+The sync API must not run inside an asyncio loop, so these tests are plain functions
+(pytest-asyncio only wraps `async def` tests). Daphne is started by the shared
+`tests.live.servers` helper on the test database; the tests are transactional so the
+server process sees their rows. Screenshots go to `test-artifacts/`.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.live.servers import ROOT, Server, start, stop
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+LAUNCH_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+@pytest.fixture(scope="module")
+def server(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any) -> Iterator[Server]:
+    with django_db_blocker.unblock():
+        daphne = start(tmp_path_factory.mktemp("daphne"))
+    try:
+        yield daphne
+    finally:
+        stop(daphne)
+
+
+def run_in_browser(server: Server, scenario: Callable[[Callable[..., Any]], None]) -> None:
+    """Run `scenario(new_page)` with a fresh chromium, in a thread of its own.
+
+    Playwright's sync API keeps an event loop running in the thread that uses it, which
+    would make Django refuse the test database's flush at teardown in that thread; a
+    separate thread keeps the two apart. `new_page(**context_options)` opens a page in
+    a fresh browser context (its own cookies), at the live server's base URL.
+    """
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"chromium is missing at {CHROMIUM}: apt-get install -y chromium")
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        from playwright.sync_api import sync_playwright
+
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+
+                def new_page(**options: Any) -> Any:
+                    context = browser.new_context(base_url=server.http, **options)
+                    context.set_default_timeout(15_000)
+                    page = context.new_page()
+                    page.errors = []
+                    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+                    return page
+
+                try:
+                    scenario(new_page)
+                finally:
+                    browser.close()
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=run, name="playwright")
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+
+
+def shot(page: Any, name: str, **options: Any) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), **options)
+    return path

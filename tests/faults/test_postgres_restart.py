@@ -1,0 +1,89 @@
+"""PostgreSQL restarted mid-game: 503 `unavailable` meanwhile, no half-written event,
+and the same Daphne process serves again once it is back."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+
+from games import engine
+from tests.faults.private_postgres import PrivatePostgres
+from tests.live.servers import ROOT, Server, server_env, start, stop
+
+pytestmark = pytest.mark.slow
+
+
+def http(method: str, url: str, body: object = None, token: str | None = None):
+    request = urllib.request.Request(url, method=method,
+                                     data=None if body is None else json.dumps(body).encode())
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Token {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=15) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+@pytest.fixture
+def cluster():
+    pg = PrivatePostgres()
+    pg.init()
+    env = dict(os.environ, DATABASE_URL=pg.url)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env,
+                   check=True, timeout=180)
+    yield pg
+    pg.destroy()
+
+
+def test_postgres_restart_mid_game(cluster, tmp_path, monkeypatch):
+    # Daphne runs on the private cluster, not the test database.
+    monkeypatch.setattr("tests.live.servers.server_env",
+                        lambda redis_url=None: dict(server_env(redis_url),
+                                                    DATABASE_URL=cluster.url))
+    server: Server = start(tmp_path)
+    try:
+        base = server.http
+        tokens = [http("POST", f"{base}/api/auth/register/",
+                       {"username": name, "password": "a-long-pass-phrase-7"})[1]["token"]
+                  for name in ("red", "green")]
+        gid = http("POST", f"{base}/api/games/", {"kind": "bloqueio2"}, tokens[0])[1]["id"]
+        assert http("POST", f"{base}/api/games/{gid}/join/", {}, tokens[1])[0] == 200
+        script = [{"type": "move", "to": [2, 5]}, {"type": "move", "to": [8, 5]},
+                  {"type": "move", "to": [3, 5]}, {"type": "move", "to": [7, 5]}]
+        for ply, action in enumerate(script[:2]):
+            status, _ = http("POST", f"{base}/api/games/{gid}/actions/",
+                             {"action": action, "ply": ply}, tokens[ply % 2])
+            assert status == 201
+
+        cluster.stop()
+        status, body = http("POST", f"{base}/api/games/{gid}/actions/",
+                            {"action": script[2], "ply": 2}, tokens[0])
+        assert (status, body["code"]) == (503, "unavailable")
+        status, body = http("GET", f"{base}/api/games/{gid}/")
+        assert (status, body["code"]) == (503, "unavailable")
+        status, body = http("GET", f"{base}/healthz")
+        assert status == 503 and body["database"].startswith("error")
+
+        cluster.start()
+        for ply in (2, 3):
+            status, body = http("POST", f"{base}/api/games/{gid}/actions/",
+                                {"action": script[ply], "ply": ply}, tokens[ply % 2])
+            assert status == 201, body
+        events = http("GET", f"{base}/api/games/{gid}/events/")[1]["events"]
+        assert [e["ply"] for e in events] == [1, 2, 3, 4]
+        assert [e["action"] for e in events] == script
+        rules = engine.get("bloqueio2")
+        game = http("GET", f"{base}/api/games/{gid}/")[1]
+        assert game["state"] == rules.replay(script).to_json()
+        assert http("GET", f"{base}/healthz")[0] == 200
+        assert "Traceback" not in server.log.read_text()
+    finally:
+        stop(server)
