@@ -207,10 +207,11 @@ async def main_async(args: argparse.Namespace, bases: list[str]) -> dict[str, An
     runs: list[GameRun] = []
     tokens_per_game: list[list[str]] = []
     loop = asyncio.get_running_loop()
+    # Four players sit in every game (casual games allow it); registering 4 * G users
+    # would spend the setup on password hashing.
+    tokens = await asyncio.gather(*[loop.run_in_executor(None, register, base0, f"b{tag}s{s}")
+                                    for s in range(4)])
     for g in range(args.games):
-        names = [f"b{tag}g{g}s{s}" for s in range(4)]
-        tokens = await asyncio.gather(*[loop.run_in_executor(None, register, base0, n)
-                                        for n in names])
         game = api(base0, "POST", "/api/games/", {"kind": "bloqueio"}, tokens[0])
         for token in tokens[1:]:
             api(base0, "POST", f"/api/games/{game['id']}/join/", {}, token)

@@ -110,7 +110,12 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 caps a pool at 100 connections and fails at once past that;
+                # a connect storm of sockets needs more in flight.
+                "hosts": [{
+                    "address": REDIS_URL,
+                    "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=10),
+                }],
                 "prefix": env_str("CHANNEL_LAYER_PREFIX", "bloqueio"),
                 "capacity": env_int("CHANNEL_LAYER_CAPACITY", 1000, minimum=1),
                 "expiry": 60,

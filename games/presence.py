@@ -67,8 +67,12 @@ def _aclient() -> aioredis.Redis:
     loop = asyncio.get_running_loop()
     client = _async_clients.get(loop)
     if client is None:
-        client = aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=3,
-                                         socket_connect_timeout=3, decode_responses=True)
+        # A blocking pool queues callers when all its connections are busy, where the
+        # default pool would fail them (a burst of connects must not break presence).
+        pool = aioredis.BlockingConnectionPool.from_url(
+            settings.REDIS_URL, max_connections=50, timeout=5, socket_timeout=3,
+            socket_connect_timeout=3, decode_responses=True)
+        client = aioredis.Redis(connection_pool=pool)
         _async_clients[loop] = client
     return client
 
