@@ -57,12 +57,27 @@ class Submitted:
 # -- helpers ---------------------------------------------------------------------------
 
 
+# Seats of active games, per process. Once a game has started its seats never change,
+# so the hot path (every move) skips re-reading them; the ratings shown on them may lag
+# until the game's last move, which reads them fresh (see _append).
+_ACTIVE_SEATS: dict[int, list[Seat]] = {}
+_ACTIVE_SEATS_MAX = 10_000
+
+
 def _lock(game_id: int) -> tuple[Game, list[Seat]]:
     """The game row, locked until commit, and its seats with their users."""
     game = Game.objects.select_for_update(of=("self",)).filter(pk=game_id).first()
     if game is None:
         raise GameNotFound(f"No game {game_id}.")
-    return game, _seats(game)
+    if game.status != Status.ACTIVE:
+        _ACTIVE_SEATS.pop(game_id, None)
+        return game, _seats(game)
+    seats = _ACTIVE_SEATS.get(game_id)
+    if seats is None:
+        if len(_ACTIVE_SEATS) >= _ACTIVE_SEATS_MAX:
+            _ACTIVE_SEATS.clear()
+        seats = _ACTIVE_SEATS[game_id] = _seats(game)
+    return game, seats
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -156,6 +171,9 @@ def _append(
     if result is not None and game.ranked:
         ratings.apply_result(game=game, seats=seats, ranking=list(result.ranking), now=now)
         _end_ranked(game)
+    if result is not None:
+        _ACTIVE_SEATS.pop(game.pk, None)
+        seats = _seats(game)  # fresh: the final frame shows the new ratings
     payload = _publish(game, seats, events, "finished" if result is not None else "events")
     return events, payload
 

@@ -21,6 +21,11 @@ def test_database_url_selects_postgres():
     assert s["db_name"] == "bloqueio"
 
 
+def test_pubsub_layer_can_be_chosen():
+    s = load_settings(REDIS_URL="redis://cache.example:6379/2", CHANNEL_LAYER="pubsub")
+    assert s["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+
+
 def test_redis_url_selects_redis_layer_and_cache():
     s = load_settings(REDIS_URL="redis://cache.example:6379/2")
     assert s["layer"] == "channels_redis.core.RedisChannelLayer"
