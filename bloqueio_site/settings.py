@@ -115,6 +115,10 @@ if REDIS_URL:
         # redis-py 8 caps a pool at 100 connections and fails at once past that; a connect
         # storm of sockets needs more in flight.
         "max_connections": env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=10),
+        # redis-py 8 times socket reads out after 5 s, exactly channels-redis' blocking
+        # BZPOPMIN (5 s): a reply read a little late killed the consumer (close 1011).
+        "socket_timeout": 30,
+        "socket_connect_timeout": 5,
     }]
     _prefix = env_str("CHANNEL_LAYER_PREFIX", "bloqueio")
     if CHANNEL_LAYER == "pubsub":

@@ -3,33 +3,18 @@ and the same Daphne process serves again once it is back."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 
 import pytest
 
 from games import engine
 from tests.faults.private_postgres import PrivatePostgres
-from tests.live.servers import ROOT, Server, server_env, start, stop
+from tests.live.servers import ROOT, Server, http_json, server_env, start, stop
 
 pytestmark = pytest.mark.slow
 
-
-def http(method: str, url: str, body: object = None, token: str | None = None):
-    request = urllib.request.Request(url, method=method,
-                                     data=None if body is None else json.dumps(body).encode())
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Token {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=15) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 @pytest.fixture
@@ -51,39 +36,39 @@ def test_postgres_restart_mid_game(cluster, tmp_path, monkeypatch):
     server: Server = start(tmp_path)
     try:
         base = server.http
-        tokens = [http("POST", f"{base}/api/auth/register/",
+        tokens = [http_json("POST", f"{base}/api/auth/register/",
                        {"username": name, "password": "a-long-pass-phrase-7"})[1]["token"]
                   for name in ("red", "green")]
-        gid = http("POST", f"{base}/api/games/", {"kind": "bloqueio2"}, tokens[0])[1]["id"]
-        assert http("POST", f"{base}/api/games/{gid}/join/", {}, tokens[1])[0] == 200
+        gid = http_json("POST", f"{base}/api/games/", {"kind": "bloqueio2"}, tokens[0])[1]["id"]
+        assert http_json("POST", f"{base}/api/games/{gid}/join/", {}, tokens[1])[0] == 200
         script = [{"type": "move", "to": [2, 5]}, {"type": "move", "to": [8, 5]},
                   {"type": "move", "to": [3, 5]}, {"type": "move", "to": [7, 5]}]
         for ply, action in enumerate(script[:2]):
-            status, _ = http("POST", f"{base}/api/games/{gid}/actions/",
+            status, _ = http_json("POST", f"{base}/api/games/{gid}/actions/",
                              {"action": action, "ply": ply}, tokens[ply % 2])
             assert status == 201
 
         cluster.stop()
-        status, body = http("POST", f"{base}/api/games/{gid}/actions/",
+        status, body = http_json("POST", f"{base}/api/games/{gid}/actions/",
                             {"action": script[2], "ply": 2}, tokens[0])
         assert (status, body["code"]) == (503, "unavailable")
-        status, body = http("GET", f"{base}/api/games/{gid}/")
+        status, body = http_json("GET", f"{base}/api/games/{gid}/")
         assert (status, body["code"]) == (503, "unavailable")
-        status, body = http("GET", f"{base}/healthz")
+        status, body = http_json("GET", f"{base}/healthz")
         assert status == 503 and body["database"].startswith("error")
 
         cluster.start()
         for ply in (2, 3):
-            status, body = http("POST", f"{base}/api/games/{gid}/actions/",
+            status, body = http_json("POST", f"{base}/api/games/{gid}/actions/",
                                 {"action": script[ply], "ply": ply}, tokens[ply % 2])
             assert status == 201, body
-        events = http("GET", f"{base}/api/games/{gid}/events/")[1]["events"]
+        events = http_json("GET", f"{base}/api/games/{gid}/events/")[1]["events"]
         assert [e["ply"] for e in events] == [1, 2, 3, 4]
         assert [e["action"] for e in events] == script
         rules = engine.get("bloqueio2")
-        game = http("GET", f"{base}/api/games/{gid}/")[1]
+        game = http_json("GET", f"{base}/api/games/{gid}/")[1]
         assert game["state"] == rules.replay(script).to_json()
-        assert http("GET", f"{base}/healthz")[0] == 200
+        assert http_json("GET", f"{base}/healthz")[0] == 200
         assert "Traceback" not in server.log.read_text()
     finally:
         stop(server)

@@ -3,34 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import json
-import urllib.error
-import urllib.request
 
 import pytest
 import websockets
 from channels.db import database_sync_to_async
 
-from games import engine, services
+from games import engine
 from games.models import Event, Game
-from tests.conftest import make_user, recorded_games
-from tests.live.servers import PrivateRedis, daphnes
-from tests.live.ws_client import Client
+from tests.conftest import recorded_games
+from tests.live.servers import PrivateRedis, daphnes, http_json
+from tests.live.ws_client import Client, seated_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-
-def http(method: str, url: str, body: object = None, token: str | None = None):
-    request = urllib.request.Request(url, method=method,
-                                     data=None if body is None else json.dumps(body).encode())
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Token {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 async def keep_playing(client: Client, base: str) -> None:
@@ -54,10 +39,7 @@ async def keep_playing(client: Client, base: str) -> None:
 async def test_redis_restart_mid_game(tmp_path):
     record = recorded_games()[11]
     actions = record["actions"]
-    users = [await database_sync_to_async(make_user)(n) for n in ("alice", "bob", "carol", "dave")]
-    game = await database_sync_to_async(services.create_game)(user=users[0], kind="bloqueio")
-    for user in users[1:]:
-        await database_sync_to_async(services.join_game)(game_id=game.pk, user=user)
+    game, users = await seated_game()
     redis = PrivateRedis(tmp_path)
     redis.start()
     try:
@@ -71,7 +53,7 @@ async def test_redis_restart_mid_game(tmp_path):
 
             redis.kill()
             await asyncio.sleep(0.5)
-            status, body = await asyncio.to_thread(http, "GET", f"{server.http}/healthz")
+            status, body = await asyncio.to_thread(http_json, "GET", f"{server.http}/healthz")
             assert status == 503
             assert body["database"] == "ok" and body["channel_layer"].startswith("error")
             # Moves over REST still commit while the channel layer is down.
@@ -79,13 +61,13 @@ async def test_redis_restart_mid_game(tmp_path):
                 current = await database_sync_to_async(Game.objects.get)(pk=game.pk)
                 seat = current.state["turn"]
                 status, body = await asyncio.to_thread(
-                    http, "POST", f"{server.http}/api/games/{game.pk}/actions/",
+                    http_json, "POST", f"{server.http}/api/games/{game.pk}/actions/",
                     {"action": actions[current.ply], "ply": current.ply},
                     users[seat].auth_token.key)
                 assert status == 201, body
 
             redis.start()
-            status, _ = await asyncio.to_thread(http, "GET", f"{server.http}/healthz")
+            status, _ = await asyncio.to_thread(http_json, "GET", f"{server.http}/healthz")
             assert status == 200
             await asyncio.wait_for(
                 asyncio.gather(*(keep_playing(c, server.ws) for c in [*players, watcher])),

@@ -9,11 +9,11 @@ import pytest
 import websockets
 from channels.db import database_sync_to_async
 
-from games import engine, services
+from games import engine
 from games.models import Event
-from tests.conftest import make_user, recorded_games
+from tests.conftest import recorded_games
 from tests.live.servers import daphnes
-from tests.live.ws_client import Client
+from tests.live.ws_client import Client, seated_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -43,10 +43,7 @@ async def halfway(client: Client, plies: int) -> None:
 
 async def test_killing_a_server_mid_game_loses_nothing(tmp_path):
     record = recorded_games()[7]
-    users = [await database_sync_to_async(make_user)(n) for n in ("alice", "bob", "carol", "dave")]
-    game = await database_sync_to_async(services.create_game)(user=users[0], kind="bloqueio")
-    for user in users[1:]:
-        await database_sync_to_async(services.join_game)(game_id=game.pk, user=user)
+    game, users = await seated_game()
 
     with daphnes(2, tmp_path) as (doomed, survivor):
         clients = [Client(u.username, [doomed.ws, survivor.ws][i % 2], game.pk,

@@ -5,22 +5,18 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from channels.db import database_sync_to_async as sync_to_async
 
-from games import engine, services
-from tests.conftest import make_user, recorded_games
+from games import engine
+from tests.conftest import recorded_games
 from tests.live.servers import daphnes
-from tests.live.ws_client import Client
+from tests.live.ws_client import Client, seated_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 async def test_four_players_two_spectators_across_two_processes(tmp_path):
     record = recorded_games()[3]
-    users = [await sync_to_async(make_user)(n) for n in ("alice", "bob", "carol", "dave")]
-    game = await sync_to_async(services.create_game)(user=users[0], kind="bloqueio")
-    for user in users[1:]:
-        await sync_to_async(services.join_game)(game_id=game.pk, user=user)
+    game, users = await seated_game()
 
     with daphnes(2, tmp_path) as (one, two):
         bases = [one.ws, two.ws]

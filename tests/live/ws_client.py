@@ -100,3 +100,18 @@ class Client:
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()
+
+
+async def seated_game(kind: str = "bloqueio") -> tuple[Any, list[Any]]:
+    """A started game of `kind` with alice, bob, carol and dave in seats 0-3 (as needed)."""
+    from channels.db import database_sync_to_async
+
+    from games import engine, services
+    from tests.conftest import make_user
+
+    names = ("alice", "bob", "carol", "dave")[: engine.get(kind).seats]
+    users = [await database_sync_to_async(make_user)(n) for n in names]
+    game = await database_sync_to_async(services.create_game)(user=users[0], kind=kind)
+    for user in users[1:]:
+        await database_sync_to_async(services.join_game)(game_id=game.pk, user=user)
+    return game, users

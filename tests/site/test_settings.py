@@ -30,7 +30,8 @@ def test_redis_url_selects_redis_layer_and_cache():
     s = load_settings(REDIS_URL="redis://cache.example:6379/2")
     assert s["layer"] == "channels_redis.core.RedisChannelLayer"
     assert s["layer_hosts"] == [{"address": "redis://cache.example:6379/2",
-                                 "max_connections": 1000}]
+                                 "max_connections": 1000, "socket_timeout": 30,
+                                 "socket_connect_timeout": 5}]
     assert s["cache"] == "django.core.cache.backends.redis.RedisCache"
 
 
