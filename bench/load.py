@@ -158,7 +158,8 @@ class GameRun:
                 self.done.set()
 
 
-async def connection(run: GameRun, ws_base: str, token: str | None, stop: asyncio.Event) -> None:
+async def connection(run: GameRun, ws_base: str, token: str | None, stop: asyncio.Event,
+                     opened: asyncio.Event) -> None:
     headers = {"Origin": ws_base.replace("ws://", "http://")}
     if token:
         headers["Authorization"] = f"Token {token}"
@@ -166,6 +167,7 @@ async def connection(run: GameRun, ws_base: str, token: str | None, stop: asynci
                                   additional_headers=headers, open_timeout=60,
                                   max_queue=None) as ws:
         hello = json.loads(await ws.recv())
+        opened.set()
         seat = hello["you"]["seat"]
         turn = hello["game"]["state"]["turn"]
         ply = hello["game"]["ply"]
@@ -222,13 +224,19 @@ async def main_async(args: argparse.Namespace, bases: list[str]) -> dict[str, An
     rr = itertools.cycle(ws_bases)
     stop = asyncio.Event()
     tasks = []
+    # Open in batches, each waiting for its hellos: a real population of clients does not
+    # arrive in one instant, and Daphne drops handshakes that take over 5 s.
+    print(f"{args.games * (4 + args.spectators)} connections opening ...", flush=True)
+    batch: list[asyncio.Event] = []
     for run, tokens in zip(runs, tokens_per_game, strict=True):
         for token in [*tokens, *([None] * args.spectators)]:
-            tasks.append(asyncio.create_task(connection(run, next(rr), token, stop)))
-    print(f"{len(tasks)} connections opening ...", flush=True)
-    await asyncio.sleep(0)
-    # Wait until every connection has its hello (bounded).
-    await asyncio.sleep(min(30, 1 + len(tasks) / 200))
+            opened = asyncio.Event()
+            batch.append(opened)
+            tasks.append(asyncio.create_task(connection(run, next(rr), token, stop, opened)))
+            if len(batch) == args.ramp:
+                await asyncio.wait_for(asyncio.gather(*(e.wait() for e in batch)), 60)
+                batch = []
+    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in batch)), 60)
     pids = daphne_pids()
     cpu0 = {pid: cpu_seconds(pid) for pid in pids}
     started = time.perf_counter()
@@ -273,6 +281,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--spectators", type=int, default=2)
     parser.add_argument("--duration", type=float, default=300, help="hard stop, seconds")
+    parser.add_argument("--ramp", type=int, default=50, help="connections opened per batch")
     parser.add_argument("--json", action="store_true", help="print one JSON line only")
     args = parser.parse_args()
     spawned: list[tuple[str, subprocess.Popen[bytes]]] = []
