@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-
-def _no_constants(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+from bloqueio_site import strict_json
 
 
 class StrictJSONParser(JSONParser):
@@ -23,6 +20,6 @@ class StrictJSONParser(JSONParser):
         if len(raw) > limit:
             raise ParseError(f"The body is larger than {limit} bytes.")
         try:
-            return json.loads(raw.decode("utf-8"), parse_constant=_no_constants)
-        except (ValueError, RecursionError) as exc:
+            return strict_json.loads(raw.decode("utf-8"))
+        except ValueError as exc:
             raise ParseError(f"The body is not valid JSON: {str(exc)[:200]}") from None

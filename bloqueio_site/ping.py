@@ -6,6 +6,8 @@ import json
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from bloqueio_site import strict_json
+
 
 class PingConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
@@ -13,7 +15,7 @@ class PingConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            content = json.loads(text_data if text_data is not None else b"")
+            content = strict_json.loads(text_data if text_data is not None else b"")
         except ValueError:
             await self.send(json.dumps({"type": "error", "code": "invalid_json",
                                         "detail": "Frames must be JSON text."}))

@@ -1,13 +1,9 @@
-"""Site-wide views: the home page and JSON-aware error pages."""
+"""Site-wide views: JSON-aware error pages (the home page is the games lobby)."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
 
 
 def _wants_json(request: HttpRequest) -> bool:

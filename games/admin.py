@@ -38,27 +38,25 @@ class GameAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # games keep their history; abort instead
 
-    @admin.action(description="Abort selected games (no result)")
-    def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        done = 0
-        for game in queryset:
+    def _each(self, request: HttpRequest, games: QuerySet[Game], write: Any, done: str) -> None:
+        """Apply a service to every selected game; a refusal is reported, not fatal."""
+        count = 0
+        for game in games:
             try:
-                services.abort_game(game_id=game.pk)
-                done += 1
+                write(game_id=game.pk)
+                count += 1
             except ServiceError as exc:
                 self.message_user(request, f"Game {game.pk}: {exc.detail}", messages.WARNING)
-        self.message_user(request, f"Aborted {done} game(s).")
+        self.message_user(request, f"{done} {count} game(s).")
+
+    @admin.action(description="Abort selected games (no result)")
+    def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, services.abort_game, "Aborted")
 
     @admin.action(description="Annul selected ranked games (revert their rating changes)")
     def annul_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        done = 0
-        for game in queryset.order_by("finished_at"):
-            try:
-                ratings.annul_game(game_id=game.pk)
-                done += 1
-            except ServiceError as exc:
-                self.message_user(request, f"Game {game.pk}: {exc.detail}", messages.WARNING)
-        self.message_user(request, f"Annulled {done} game(s).")
+        # Oldest first: each annulment replays the later games of its players.
+        self._each(request, queryset.order_by("finished_at"), ratings.annul_game, "Annulled")
 
 
 @admin.register(Event)

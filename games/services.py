@@ -50,7 +50,6 @@ class Submitted:
 
     event: Event
     events: list[Event]
-    game: Game
     payload: dict[str, Any]
 
 
@@ -376,7 +375,7 @@ def _act(
     except engine.EngineError as exc:
         raise IllegalActionError(str(exc)) from None
     events, payload = _append(game, seats, rules, state, [(seat, parsed.to_json())], now)
-    return Submitted(event=events[0], events=events, game=game, payload=payload)
+    return Submitted(event=events[0], events=events, payload=payload)
 
 
 def _leave_locked(game: Game, seats: list[Seat], seat: int, why: str, now: datetime) -> None:

@@ -7,7 +7,6 @@ drawn without waiting for a request; the ES modules in `static/js/` take it from
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -22,6 +21,7 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from bloqueio_site import strict_json
 from bloqueio_site.errors import ServiceError
 from games import engine, presence, selectors, services
 from games.board_svg import board_spec, render_svg, seat_styles
@@ -168,7 +168,7 @@ def _ply_param(request: HttpRequest, game: Game) -> int | None:
     raw = request.GET.get("ply")
     if raw is None or raw == "":
         return None
-    if not raw.isdigit() or int(raw) > game.ply:
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > game.ply:
         return -1
     return int(raw)
 
@@ -213,7 +213,7 @@ def check(request: HttpRequest, game_id: int) -> JsonResponse:
     """Would this action be legal now? `{ok, reason}` from the engine, for move previews."""
     game = _game_or_404(game_id)
     try:
-        action = json.loads(request.GET.get("action", ""))
+        action = strict_json.loads(request.GET.get("action", ""))
     except ValueError:
         return JsonResponse({"code": "invalid", "detail": "action must be JSON."}, status=400)
     if game.status != Status.ACTIVE:

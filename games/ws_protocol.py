@@ -6,10 +6,11 @@ code, never silently) for persistent abuse or failed authentication.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from bloqueio_site import strict_json
 
 MAX_FRAME_BYTES = 16 * 1024
 RATE_PER_SECOND = 20.0
@@ -52,10 +53,6 @@ class TokenBucket:
         return False
 
 
-def _no_constants(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def decode_frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
     """The frame as a JSON object with a string `type`, or a FrameError."""
     if text_data is None:
@@ -63,8 +60,8 @@ def decode_frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, A
     if len(text_data) > MAX_FRAME_BYTES:
         raise FrameError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
     try:
-        content = json.loads(text_data, parse_constant=_no_constants)
-    except (ValueError, RecursionError):
+        content = strict_json.loads(text_data)
+    except ValueError:
         raise FrameError("invalid_json", "The frame is not valid JSON.") from None
     if not isinstance(content, dict) or not isinstance(content.get("type"), str):
         raise FrameError("invalid_frame", "A frame is a JSON object with a string `type`.")

@@ -101,7 +101,7 @@ def test_replay_embeds_a_frame_per_ply_matching_the_engine(client, game):
         assert data["barriers"][:frame["nb"]] == state["barriers"]
 
 
-@pytest.mark.parametrize("ply", ["-1", "4", "x", "1.5"])
+@pytest.mark.parametrize("ply", ["-1", "4", "x", "1.5", "²", "٣"])
 def test_bad_ply_is_400(client, game, ply):
     assert client.get(f"/games/{game.pk}/board.svg?ply={ply}").status_code == 400
     assert client.get(f"/games/{game.pk}/replay/?ply={ply}").status_code == 400
@@ -144,6 +144,13 @@ def test_check_gives_the_engines_reason(client, alice, bob, game):
     assert check({"type": "move", "to": [3, 5]}, alice)["reason"] == "not your turn"
     assert check({"type": "move", "to": ["x"]}, bob)["ok"] is False
     assert client.get(f"/games/{game.pk}/check?action=nope").status_code == 400
+
+
+@pytest.mark.parametrize("raw", ["[" * 100_000, '{"type": "move", "to": [NaN, 1]}', ""])
+def test_check_refuses_junk_json_with_400(client, game, raw):
+    response = client.get(f"/games/{game.pk}/check", {"action": raw})
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
 
 
 def test_leaderboard_pages(client):

@@ -31,6 +31,16 @@ async def test_not_json_gets_an_error_frame_and_the_socket_stays_open():
     await comm.disconnect()
 
 
+async def test_deeply_nested_json_is_an_error_frame_not_a_crash():
+    comm = WebsocketCommunicator(application, "/ws/ping/", headers=LOCAL)
+    await comm.connect()
+    await comm.send_to(text_data="[" * 100_000)
+    assert (await comm.receive_json_from())["code"] == "invalid_json"
+    await comm.send_json_to({"still": "open"})
+    assert (await comm.receive_json_from())["echo"] == {"still": "open"}
+    await comm.disconnect()
+
+
 async def test_token_header_authenticates(django_user_model):
     from asgiref.sync import sync_to_async
 
