@@ -10,7 +10,7 @@ from django.db.models.functions import Cast, Lower
 
 from accounts.models import User
 from games import leaderboard
-from games.models import Seat, Status
+from games.models import LIVE_STATUSES, QueueEntry, Seat, Status
 from games.selectors import iso
 
 RECENT_GAMES = 20
@@ -65,3 +65,18 @@ def me_json(user: User) -> dict[str, Any]:
         "id": user.pk, "username": user.username, "email": user.email,
         "date_joined": iso(user.date_joined), "ratings": ratings_json(user),
     }
+
+
+def live_seats(user_id: int) -> list[tuple[int, int, bool]]:
+    """(game id, seat, waiting?) of every seat the user still holds in a live game,
+    oldest game first (seats already left, by resigning or timing out, are skipped)."""
+    seats = (Seat.objects.filter(user_id=user_id, game__status__in=LIVE_STATUSES)
+             .order_by("game_id").values_list("game_id", "seat", "game__status", "game__state"))
+    return [(game_id, seat, status == Status.WAITING)
+            for game_id, seat, status, state in seats
+            if status == Status.WAITING or state["in_game"][seat]]
+
+
+def queue_entries(user_id: int) -> int:
+    """How many ranked-queue entries the user has (0 or 1: one queue at a time)."""
+    return QueueEntry.objects.filter(user_id=user_id).count()

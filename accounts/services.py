@@ -1,17 +1,29 @@
-"""Account writes: registration and credential checks shared by the API and pages."""
+"""Account writes: registration, credential checks, and bans (moderation)."""
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate
+import logging
+from dataclasses import dataclass, field
+from functools import partial
+
+from django.contrib.auth import SESSION_KEY, authenticate
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.sessions.models import Session
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from accounts import selectors
 from accounts.lockout import LOCKED_OUT, lockout_detail
 from accounts.models import User
+from accounts.signals import user_banned
 from bloqueio_site.errors import ServiceError
+from games import matchmaking, services
+from games.errors import AlreadyLeft, AlreadyStarted, GameOver, NotAPlayer
+
+log = logging.getLogger(__name__)
 
 
 class RegistrationError(ServiceError):
@@ -76,3 +88,113 @@ def token_for_credentials(*, request: HttpRequest, username: str, password: str)
         raise BadCredentials("Unable to log in with those credentials.")
     token, _ = Token.objects.get_or_create(user=user)
     return token.key
+
+
+# -- moderation: bans ------------------------------------------------------------------
+
+
+class BanRefused(ServiceError):
+    """Superusers and the moderator's own account cannot be banned (no lock-outs by slip)."""
+
+    code = "cannot_ban"
+    status = 409
+
+
+@dataclass
+class BanReport:
+    """What a ban did. The game fields fill in after the ban commits (see `ban_user`)."""
+
+    user_id: int
+    tokens: int = 0
+    sessions: int = 0
+    queue_entries: int = 0
+    left_waiting: list[int] = field(default_factory=list)
+    removed_from: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    done: bool = False
+
+
+def check_can_ban(*, user: User, by: User | None = None) -> None:
+    """Raise BanRefused for a superuser or the moderator themself (forms check early)."""
+    if user.is_superuser:
+        raise BanRefused(f"{user.username} is a superuser: remove that status first.")
+    if by is not None and by.pk == user.pk:
+        raise BanRefused("You cannot ban your own account.")
+
+
+def ban_user(user: User, *, by: User | None = None) -> BanReport:
+    """Disable `user`: no login, no token, no session, no open socket, no live seat.
+
+    One transaction turns the account off (`is_active=False`, which is what every
+    authentication path checks), deletes its API tokens, its sessions and its ranked
+    queue entry. After commit: `user_banned` closes its sockets on every server (4403),
+    then it leaves its waiting games and is removed (`removed` event) from its active
+    ones, each a game write of its own (a refusal there never undoes the ban).
+    Idempotent: banning a banned user repeats the clean-up.
+    """
+    check_can_ban(user=user, by=by)
+    report = BanReport(user_id=user.pk)
+    with transaction.atomic():
+        # The UPDATE locks the row: a concurrent unban of the same user waits its turn.
+        User.objects.filter(pk=user.pk).update(is_active=False)
+        report.tokens, _ = Token.objects.filter(user_id=user.pk).delete()
+        report.sessions = _end_sessions(user.pk)
+        # In the ban's transaction: a matcher holding the entry (SKIP LOCKED) commits its
+        # game first, and the clean-up below then finds that game and leaves it.
+        report.queue_entries = selectors.queue_entries(user.pk)
+        matchmaking.leave_queue(user=user)
+        transaction.on_commit(partial(_after_ban, user, report), robust=True)
+    user.is_active = False
+    log.info("user %s (%s) banned by %s", user.pk, user.username, by.pk if by else None)
+    return report
+
+
+def unban_user(user: User) -> None:
+    """Re-enable the account. Nothing else comes back: the user logs in again for a new
+    token and session, and games left or lost to the ban stay as they ended."""
+    User.objects.filter(pk=user.pk).update(is_active=True)
+    user.is_active = True
+    log.info("user %s (%s) unbanned", user.pk, user.username)
+
+
+def _end_sessions(user_id: int) -> int:
+    """Delete every unexpired session signed in as `user_id`; returns how many.
+
+    Sessions are not indexed by user, so this decodes the unexpired ones: one scan per
+    ban. A session this misses (a login racing the ban) is dead anyway: Django's backend
+    refuses an inactive user whenever it loads a session.
+    """
+    store = Session.get_session_store_class()()
+    rows = (Session.objects.filter(expire_date__gt=timezone.now())
+            .values_list("session_key", "session_data"))
+    doomed = [key for key, data in rows.iterator(chunk_size=1000)
+              if store.decode(data).get(SESSION_KEY) == str(user_id)]
+    deleted, _ = Session.objects.filter(session_key__in=doomed).delete()
+    return deleted
+
+
+def _after_ban(user: User, report: BanReport) -> None:
+    """After the ban commits: close the user's sockets, then free the seats it held."""
+    # Robust: a receiver failing (say, Redis down) must not keep the seats taken.
+    for receiver, outcome in user_banned.send_robust(sender=User, user_id=user.pk):
+        if isinstance(outcome, Exception):
+            report.problems.append(f"closing sockets: {outcome!r}")
+            log.warning("ban of user %s: %r failed: %r", user.pk, receiver, outcome)
+    for game_id, seat, waiting in selectors.live_seats(user.pk):
+        try:
+            if waiting:
+                try:
+                    services.leave_game(game_id=game_id, user=user)
+                    report.left_waiting.append(game_id)
+                    continue
+                except AlreadyStarted:
+                    pass  # it filled up meanwhile: remove the seat like any active one
+            services.remove_seat(game_id=game_id, seat=seat, why="removed")
+            report.removed_from.append(game_id)
+        except (AlreadyLeft, GameOver, NotAPlayer):
+            continue  # gone already (resigned, finished, or left meanwhile)
+        except ServiceError as exc:
+            # e.g. clock_paused: the seat stays; a repeated ban retries it.
+            report.problems.append(f"game {game_id}: {exc.detail}")
+            log.warning("ban of user %s: game %s refused: %s", user.pk, game_id, exc.detail)
+    report.done = True

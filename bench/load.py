@@ -201,7 +201,10 @@ async def connection(run: GameRun, ws_base: str, token: str | None, stop: asynci
 ready = asyncio.Event()
 
 
-async def main_async(args: argparse.Namespace, bases: list[str]) -> dict[str, Any]:
+async def main_async(args: argparse.Namespace, bases: list[str],
+                     pids: list[int] | None = None) -> dict[str, Any]:
+    """Run the games; `pids` are the server processes to account (default: every Daphne
+    of this project on the machine, for --base against servers started elsewhere)."""
     games = [json.loads(line) for line in RECORDED.read_text().splitlines() if line.strip()]
     base0 = bases[0]
     tag = secrets.token_hex(3)
@@ -237,8 +240,9 @@ async def main_async(args: argparse.Namespace, bases: list[str]) -> dict[str, An
                 await asyncio.wait_for(asyncio.gather(*(e.wait() for e in batch)), 60)
                 batch = []
     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in batch)), 60)
-    pids = daphne_pids()
+    pids = pids or daphne_pids()
     cpu0 = {pid: cpu_seconds(pid) for pid in pids}
+    client0 = time.process_time()
     started = time.perf_counter()
     ready.set()
     try:
@@ -247,6 +251,7 @@ async def main_async(args: argparse.Namespace, bases: list[str]) -> dict[str, An
     except TimeoutError:
         print("duration reached before every game finished", flush=True)
     elapsed = time.perf_counter() - started
+    client_cpu = time.process_time() - client0
     stop.set()
     cpu, rss = process_usage(cpu0)
     results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -269,6 +274,8 @@ async def main_async(args: argparse.Namespace, bases: list[str]) -> dict[str, An
         "mean_ms": round(statistics.fmean(latencies) * 1000, 2) if latencies else None,
         "errors": len(errors), "error_samples": errors[:5],
         "server_cpu_s": round(sum(cpu.values()), 2),
+        "server_cpu_ms_per_move": round(1000 * sum(cpu.values()) / moves, 2) if moves else None,
+        "client_cpu_s": round(client_cpu, 2),
         "server_peak_rss_mib": [round(v, 1) for v in rss.values()],
         "unfinished_games": sum(not r.done.is_set() for r in runs),
     }
@@ -296,7 +303,7 @@ def main() -> None:
         if urlparse(base).hostname not in LOCAL_HOSTS:
             raise SystemExit(f"refusing non-loopback target {base}")
     try:
-        report = asyncio.run(main_async(args, bases))
+        report = asyncio.run(main_async(args, bases, [proc.pid for _, proc in spawned]))
     finally:
         for _, proc in spawned:
             proc.terminate()

@@ -6,6 +6,8 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from accounts.signals import user_banned
         from games import broadcast, realtime
 
         broadcast.subscribe(realtime.on_committed)
+        user_banned.connect(realtime.on_user_banned, dispatch_uid="games.realtime.banned")

@@ -14,15 +14,17 @@ import time
 import uuid
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import DatabaseError
 
 from bloqueio_site.errors import ServiceError
-from games import presence, selectors, services
+from games import fanout, presence, selectors, services
 from games.models import Status
-from games.realtime import LOBBY_GROUP, game_group, lobby_summary, user_group
+from games.realtime import LOBBY_GROUP, account_group, lobby_summary
 from games.ws_protocol import (
+    CLOSE_BANNED,
     CLOSE_FLOOD,
     CLOSE_IDLE,
     CLOSE_NOT_FOUND,
@@ -65,7 +67,37 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         self.conn_id = uuid.uuid4().hex
         self.last_heard = asyncio.get_running_loop().time()
         self.heartbeat: asyncio.Task[None] | None = None
+        self.account_group: str | None = None
         await super().websocket_connect(message)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its `aclose_old_connections()` before every message.
+
+        That call hops to Channels' one shared sync thread for EVERY frame and every group
+        message of every socket, serializing all of them behind each other. Nothing here
+        touches the database on the event loop: all database work runs through `off_loop`,
+        which cleans up connections around each call itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if self.account_group is not None:
+            await self.channel_layer.group_discard(self.account_group, self.channel_name)
+        await super().websocket_disconnect(message)
+
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        """Accept, and for a signed-in user listen for the ban that must close us."""
+        if self.user_id is not None and self.account_group is None:
+            self.account_group = account_group(self.user_id)
+            await self.channel_layer.group_add(self.account_group, self.channel_name)
+        await super().accept(subprotocol, headers)
+
+    async def account_banned(self, message: dict[str, Any]) -> None:
+        await self.send_json(error_frame("banned", "This account has been disabled."))
+        await self.close(code=CLOSE_BANNED)
 
     @property
     def user(self) -> Any:
@@ -153,18 +185,30 @@ def _sync(game_id: int, after: int) -> tuple[list[dict[str, Any]], dict[str, Any
 
 
 class GameConsumer(BaseConsumer):
+    """`/ws/games/{id}/`: a game's events in ply order, for its players and spectators.
+
+    Game messages come through `games.fanout` (encoded once per process, not per socket);
+    this connection keeps the last ply it sent, drops what it already has and fills any
+    gap from the database, holding back newer messages while it does.
+    """
+
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.group = game_group(self.game_id)
         self.seat: int | None = None
         self.joined = False
+        self.filling: asyncio.Task[None] | None = None
+        # Messages that arrive before our hello went out, or during a gap fill, wait here.
+        self.ready = False
+        self.held: list[tuple[dict[str, Any], fanout.Frames]] = []
         if self.scope.get("auth_failed"):
             await self.refuse("authentication_failed", "Unknown or revoked token.",
                               CLOSE_UNAUTHORIZED)
             return
-        # Join the group before reading the game: an event committed in between then
-        # arrives as a duplicate (dropped), never as a loss.
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        # Listen before reading the game: an event committed in between then arrives as a
+        # duplicate (dropped), never as a loss.
+        self.hub = fanout.hub()
+        self.topic = fanout.game_topic(self.game_id)
+        await self.hub.join(self.topic, self)
         self.joined = True
         hello = await off_loop(_hello)(self.game_id, self.user_id)
         if hello is None:
@@ -175,32 +219,42 @@ class GameConsumer(BaseConsumer):
         self.last_ply = game["ply"]
         await self.accept()
         await presence.touch(self.game_id, self.conn_id, self.seat)
-        game["presence"] = self.presence = await presence.snapshot(self.game_id, self.seat_count)
-        self.presence_at = time.time()
+        game["presence"] = await self._presence_snapshot()
         await self.send_json({"type": "hello", "you": {"seat": self.seat}, "game": game})
-        await self._announce_presence()
+        self.ready = True
+        await self._release_held()
+        await self._announce_presence(game["presence"])
         self.start_heartbeat()
 
     async def disconnect(self, code: int) -> None:
         await super().disconnect(code)
+        if self.filling is not None:
+            self.filling.cancel()
         if not self.joined:
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.hub.leave(self.topic, self)
         if hasattr(self, "seat_count"):
             try:
                 await presence.leave(self.game_id, self.conn_id, self.seat)
-                await self._announce_presence()
+                await self._announce_presence(await self._presence_snapshot())
             except Exception:
                 log.warning("presence update failed on disconnect", exc_info=True)
 
     async def on_heartbeat(self) -> None:
         await presence.touch(self.game_id, self.conn_id, self.seat)
+        if self.hub.latest_ply.get(self.topic, 0) > self.last_ply:
+            self._fill_gap()  # an announced event never reached us
 
-    async def _announce_presence(self) -> None:
-        snapshot = await presence.snapshot(self.game_id, self.seat_count)
-        await self.channel_layer.group_send(self.group, {"type": "game.presence",
-                                                         "presence": snapshot,
-                                                         "at": time.time()})
+    @property
+    def presence(self) -> dict[str, Any] | None:
+        return self.hub.presence_of(self.topic)
+
+    async def _presence_snapshot(self) -> dict[str, Any]:
+        return await presence.snapshot(self.game_id, self.seat_count)
+
+    async def _announce_presence(self, snapshot: dict[str, Any]) -> None:
+        await self.hub.publish((self.topic, {"type": "game.presence", "presence": snapshot,
+                                             "at": time.time()}))
 
     # -- client messages -------------------------------------------------------------------
 
@@ -257,26 +311,61 @@ class GameConsumer(BaseConsumer):
             self.last_ply = max(self.last_ply, events[-1]["ply"])
         await self.send_json({"type": "events", "events": events, "game": game})
 
-    # -- group messages --------------------------------------------------------------------
+    # -- messages from the fan-out -------------------------------------------------------
 
-    async def game_events(self, message: dict[str, Any]) -> None:
-        events = [e for e in message["events"] if e["ply"] > self.last_ply]
-        if not events:
+    async def hub_message(self, message: dict[str, Any], frames: fanout.Frames) -> None:
+        kind = message["type"]
+        if self.filling is not None or not self.ready:
+            self.held.append((message, frames))
+        elif kind == "game.events":
+            await self._events(message, frames)
+        elif kind == "game.changed":
+            await self._changed(message)
+        elif kind == "presence":
+            await self.base_send({"type": "websocket.send", "text": frames.whole()})
+
+    async def hub_reconnected(self) -> None:
+        self._fill_gap()
+
+    async def _events(self, message: dict[str, Any], frames: fanout.Frames) -> None:
+        events = message["events"]
+        if not events or events[-1]["ply"] <= self.last_ply:
             return  # already delivered (by a sync or a gap fill)
-        game = dict(message["game"], presence=self.presence)
         if events[0]["ply"] > self.last_ply + 1:
-            # A notification was lost or overtaken: fill the gap from the database.
+            self._fill_gap()  # a notification was lost or overtaken
+            return
+        for event, text in zip(events, frames.events(), strict=True):
+            if event["ply"] == self.last_ply + 1:
+                self.last_ply = event["ply"]
+                await self.base_send({"type": "websocket.send", "text": text})
+
+    def _fill_gap(self) -> None:
+        if self.filling is None:
+            self.filling = asyncio.get_running_loop().create_task(self._fill())
+
+    async def _fill(self) -> None:
+        """Send what the database has after our last ply, then what arrived meanwhile."""
+        try:
             found = await off_loop(_sync)(self.game_id, self.last_ply)
             if found is not None:
-                events = found[0]
-                game = dict(found[1], presence=self.presence)
-        for event in events:
-            if event["ply"] != self.last_ply + 1:
-                continue
-            self.last_ply = event["ply"]
-            await self.send_json({"type": "event", "event": event, "game": game})
+                events, game = found
+                game["presence"] = self.presence
+                for event in events:
+                    if event["ply"] == self.last_ply + 1:
+                        self.last_ply = event["ply"]
+                        await self.send_json({"type": "event", "event": event, "game": game})
+        except Exception:
+            log.warning("gap fill of game %s failed", self.game_id, exc_info=True)
+        finally:
+            self.filling = None
+        await self._release_held()
 
-    async def game_changed(self, message: dict[str, Any]) -> None:
+    async def _release_held(self) -> None:
+        held, self.held = self.held, []
+        for message, frames in held:
+            await self.hub_message(message, frames)
+
+    async def _changed(self, message: dict[str, Any]) -> None:
         game = dict(message["game"], presence=self.presence)
         if self.user_id is not None:
             seat = next((s["seat"] for s in game["seats"]
@@ -285,15 +374,8 @@ class GameConsumer(BaseConsumer):
                 await presence.leave(self.game_id, self.conn_id, self.seat)
                 self.seat = seat
                 await presence.touch(self.game_id, self.conn_id, self.seat)
-                await self._announce_presence()
+                await self._announce_presence(await self._presence_snapshot())
         await self.send_json({"type": "game", "change": message["change"], "game": game})
-
-    async def game_presence(self, message: dict[str, Any]) -> None:
-        # Snapshots can arrive out of order (announcers race); keep only newer ones.
-        if message["at"] < self.presence_at or message["presence"] == self.presence:
-            return
-        self.presence, self.presence_at = message["presence"], message["at"]
-        await self.send_json({"type": "presence", "presence": self.presence})
 
 
 # -- lobby and personal notifications ----------------------------------------------------------
@@ -328,24 +410,29 @@ class MeConsumer(BaseConsumer):
     """`/ws/me/`: notifications for the signed-in user (your turn, game started, ...)."""
 
     async def connect(self) -> None:
-        self.group = None
-        if self.scope.get("auth_failed") or self.user_id is None:
+        self.topic: str | None = None
+        if self.scope.get("auth_failed"):
+            await self.refuse("authentication_failed", "Unknown or revoked token.",
+                              CLOSE_UNAUTHORIZED)
+            return
+        if self.user_id is None:
             await self.refuse("not_authenticated", "Log in or send a token.", CLOSE_UNAUTHORIZED)
             return
-        self.group = user_group(self.user_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.hub = fanout.hub()
+        self.topic = fanout.user_topic(self.user_id)
+        await self.hub.join(self.topic, self)
         await self.accept()
         await self.send_json({"type": "hello", "you": {"username": self.user.username}})
         self.start_heartbeat()
 
     async def disconnect(self, code: int) -> None:
         await super().disconnect(code)
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.topic:
+            await self.hub.leave(self.topic, self)
 
-    async def user_notify(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "notify", "event": message["event"],
-                              "game_id": message["game_id"], "game": message["game"]})
+    async def hub_message(self, message: dict[str, Any], frames: fanout.Frames) -> None:
+        if message["type"] == "notify":
+            await self.base_send({"type": "websocket.send", "text": frames.whole()})
 
-
-
+    async def hub_reconnected(self) -> None:
+        """Notifications are hints (the lobby and the game pages hold the truth)."""

@@ -2,9 +2,9 @@
 
 `on_committed` is registered as a `games.broadcast` listener. It runs right after the
 commit of every game write (in the writer's thread) and fans the change out through the
-channel layer: the game's group gets the events, the lobby gets a summary, and players
-get personal notifications. The channel layer only notifies; clients recover anything
-lost from the database with `sync`.
+game's sockets through `games.fanout` (one Redis PUBLISH, encoded once per process),
+and the lobby summary and players' personal notifications through the channel layer.
+Both only notify; clients recover anything lost from the database with `sync`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
+from games import fanout
 from games.broadcast import Committed
 
 log = logging.getLogger(__name__)
@@ -24,12 +25,9 @@ log = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
 
 
-def game_group(game_id: int) -> str:
-    return f"game-{game_id}"
-
-
-def user_group(user_id: int) -> str:
-    return f"user-{user_id}"
+def account_group(user_id: int) -> str:
+    """Every socket of one signed-in user, whatever it is for (bans close them all)."""
+    return f"account-{user_id}"
 
 
 def lobby_summary(game: dict[str, Any]) -> dict[str, Any]:
@@ -40,19 +38,16 @@ def lobby_summary(game: dict[str, Any]) -> dict[str, Any]:
     )}
 
 
-def _messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
-    """(group, message) pairs for one committed change, game group first."""
-    out: list[tuple[str, dict[str, Any]]] = []
+def _fanout_messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
+    """(topic, message) pairs for `games.fanout`: the game's sockets, then players'
+    personal notifications (`/ws/me/`)."""
     game = change.game
     if change.events:
-        out.append((game_group(change.game_id),
-                    {"type": "game.events", "events": change.events, "game": game}))
+        out = [(fanout.game_topic(change.game_id),
+                {"type": "game.events", "events": change.events, "game": game})]
     else:
-        out.append((game_group(change.game_id),
-                    {"type": "game.changed", "change": change.change, "game": game}))
-    if change.change != "events":
-        out.append((LOBBY_GROUP, {"type": "lobby.change", "change": change.change,
-                                  "game": lobby_summary(game)}))
+        out = [(fanout.game_topic(change.game_id),
+                {"type": "game.changed", "change": change.change, "game": game})]
     notes: dict[int, str] = {}
     if change.change == "started":
         notes = {uid: "game_started" for uid in change.seat_users if uid is not None}
@@ -67,19 +62,35 @@ def _messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
             if uid is not None:
                 notes = {uid: "your_turn"}
     for uid, what in notes.items():
-        out.append((user_group(uid), {"type": "user.notify", "event": what,
-                                      "game_id": change.game_id, "game": lobby_summary(game)}))
+        out.append((fanout.user_topic(uid), {"type": "notify", "event": what,
+                                             "game_id": change.game_id,
+                                             "game": lobby_summary(game)}))
     return out
 
 
-async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+def _layer_messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
+    """(group, message) pairs for the channel layer: the lobby's summary."""
+    if change.change == "events":
+        return []
+    return [(LOBBY_GROUP, {"type": "lobby.change", "change": change.change,
+                           "game": lobby_summary(change.game)})]
+
+
+async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]],
+                    topics: list[tuple[str, dict[str, Any]]]) -> None:
+    """The fan-out first (the game's sockets are waiting), then the group messages."""
+    if topics:
+        try:
+            await fanout.hub().publish(*topics)
+        except Exception as exc:
+            # The write is committed; clients catch up with `sync`. Never fail the caller.
+            log.warning("realtime: fan-out to %s failed: %r", topics[0][0], exc)
     results = await asyncio.gather(
         *(layer.group_send(group, message) for group, message in messages),
         return_exceptions=True,
     )
     for (group, _), outcome in zip(messages, results, strict=True):
         if isinstance(outcome, BaseException):
-            # The write is committed; clients catch up with `sync`. Never fail the caller.
             log.warning("realtime: group_send to %s failed: %r", group, outcome)
 
 
@@ -91,6 +102,32 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     return loop if loop is not None and loop.is_running() else None
 
 
+def _send_soon(messages: list[tuple[str, dict[str, Any]]], what: str,
+               topics: list[tuple[str, dict[str, Any]]] | None = None) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    topics = topics or []
+    loop = _server_loop()
+    if loop is not None:
+        asyncio.run_coroutine_threadsafe(_send_all(layer, messages, topics), loop)
+        return
+    if topics:
+        try:
+            fanout.publish_sync(*topics)
+        except Exception:
+            log.warning("realtime: fan-out of %s failed", what, exc_info=True)
+    try:
+        async_to_sync(_send_all)(layer, messages, [])
+    except Exception:
+        log.warning("realtime: broadcast of %s failed", what, exc_info=True)
+
+
+def on_user_banned(sender: Any, *, user_id: int, **kwargs: Any) -> None:
+    """Close every socket the banned user has open, on every server process."""
+    _send_soon([(account_group(user_id), {"type": "account.banned"})], f"ban of user {user_id}")
+
+
 def on_committed(change: Committed) -> None:
     """Fan a committed change out; under the ASGI server, without blocking the writer.
 
@@ -99,15 +136,4 @@ def on_committed(change: Committed) -> None:
     reordering between threads is repaired by the consumers' gap fill). Elsewhere
     (management commands, the worker) it sends synchronously.
     """
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    messages = _messages(change)
-    loop = _server_loop()
-    if loop is not None:
-        asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
-        return
-    try:
-        async_to_sync(_send_all)(layer, messages)
-    except Exception:
-        log.warning("realtime: broadcast of game %s failed", change.game_id, exc_info=True)
+    _send_soon(_layer_messages(change), f"game {change.game_id}", _fanout_messages(change))

@@ -6,6 +6,7 @@ code, never silently) for persistent abuse or failed authentication.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,7 @@ RATE_BURST = 40.0
 FLOOD_CLOSE_AFTER = 200
 
 CLOSE_UNAUTHORIZED = 4401
+CLOSE_BANNED = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_IDLE = 4408
 CLOSE_FLOOD = 4429
@@ -57,7 +59,10 @@ def decode_frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, A
     """The frame as a JSON object with a string `type`, or a FrameError."""
     if text_data is None:
         raise FrameError("invalid_frame", "Frames must be JSON text, not binary.")
-    if len(text_data) > MAX_FRAME_BYTES:
+    # The limit is in bytes, as documented: counting characters let a frame of 3- or
+    # 4-byte characters through at up to four times the limit. (The cheap length check
+    # first: a character is at least one byte.)
+    if len(text_data) > MAX_FRAME_BYTES or utf8_size(text_data) > MAX_FRAME_BYTES:
         raise FrameError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
     try:
         content = strict_json.loads(text_data)
@@ -68,12 +73,22 @@ def decode_frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, A
     return content
 
 
+def utf8_size(text: str) -> int:
+    """Bytes `text` takes on the wire (lone surrogates, which only an in-process client
+    can send, count as the three bytes they would take)."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def ref_of(content: dict[str, Any]) -> Any:
-    """The client's `ref`, echoed back only if it is a short string or a number."""
+    """The client's `ref`, echoed back only if it is a short string or a number that
+    round-trips through JSON: a `1e999` ref parses to infinity, which `json.dumps` would
+    echo as the bare `Infinity`, a frame no strict JSON client can parse."""
     ref = content.get("ref")
     if isinstance(ref, str) and len(ref) <= 200:
         return ref
-    if type(ref) is int or type(ref) is float:
+    if type(ref) is int:
+        return ref
+    if type(ref) is float and math.isfinite(ref):
         return ref
     return None
 

@@ -10,14 +10,14 @@ from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from bloqueio_site.asgi import application
-from games import broadcast, realtime, services
+from games import broadcast, fanout, realtime, services
 from games.consumers import BaseConsumer
 from games.ws_protocol import MAX_FRAME_BYTES
 from tests.conftest import client_for, make_user
+from tests.ws_helpers import LOCAL, receive_type, seat_four
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 MOVE0 = {"type": "move", "to": [2, 5]}
 
 
@@ -34,22 +34,9 @@ async def connect(path: str, user: Any | None = None) -> WebsocketCommunicator:
     return comm
 
 
-async def receive_type(comm: WebsocketCommunicator, kind: str) -> dict:
-    """The next frame of type `kind`, skipping presence/ping chatter."""
-    while True:
-        frame = await comm.receive_json_from(timeout=3)
-        if frame["type"] == kind:
-            return frame
-        assert frame["type"] in ("presence", "ping", "game"), frame
-
-
 @pytest.fixture
 async def four():
-    users = [await sync_to_async(make_user)(n) for n in ("alice", "bob", "carol", "dave")]
-    game = await sync_to_async(services.create_game)(user=users[0], kind="bloqueio")
-    for user in users[1:]:
-        await sync_to_async(services.join_game)(game_id=game.pk, user=user)
-    return game.pk, users
+    return await seat_four()
 
 
 async def test_hello_for_players_and_spectators(four):
@@ -137,6 +124,31 @@ async def test_a_lost_notification_is_filled_from_the_database(four):
         game_id=gid, user=users[1], action={"type": "move", "to": [5, 8]}, ply=1)
     plies = [(await receive_type(comm, "event"))["event"]["ply"] for _ in range(2)]
     assert plies == [1, 2]
+    await comm.disconnect()
+
+
+async def test_the_last_lost_notification_is_filled_when_the_fanout_recovers(four):
+    """No next event to reveal the gap: a resubscribed fan-out (after Redis came back)
+    and a heartbeat that knows of a newer ply both make the socket catch up."""
+    gid, users = four
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    hub = fanout.hub()
+    broadcast.unsubscribe(realtime.on_committed)
+    try:
+        for ply, action in enumerate((MOVE0, {"type": "move", "to": [5, 8]})):
+            await sync_to_async(services.submit_action)(
+                game_id=gid, user=users[ply], action=action, ply=ply)
+            if ply == 0:
+                await hub._catch_up_all()  # what the reader does after resubscribing
+                assert (await receive_type(comm, "event"))["event"]["ply"] == 1
+    finally:
+        broadcast.subscribe(realtime.on_committed)
+    hub.latest_ply[fanout.game_topic(gid)] = 2  # announced, but that message was lost
+    consumer = next(iter(hub.listeners[fanout.game_topic(gid)]))
+    await consumer.on_heartbeat()
+    frame = await receive_type(comm, "event")
+    assert frame["event"]["ply"] == 2 and frame["game"]["ply"] == 2
     await comm.disconnect()
 
 

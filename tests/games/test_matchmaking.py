@@ -167,13 +167,14 @@ def test_racing_matchers_place_each_entry_once():
 @pytest.mark.django_db
 def test_a_match_notifies_each_player_on_their_personal_socket(
         alice, bob, published, django_capture_on_commit_callbacks):
-    from games.realtime import _messages, user_group
+    from games.fanout import user_topic
+    from games.realtime import _fanout_messages
 
     matchmaking.join_queue(user=alice, kind="bloqueio2")
     with django_capture_on_commit_callbacks(execute=True):
         matchmaking.join_queue(user=bob, kind="bloqueio2")
     change = next(m for m in published if m.change == "matched")
-    notes = {group: msg for group, msg in _messages(change) if msg["type"] == "user.notify"}
-    assert set(notes) == {user_group(alice.pk), user_group(bob.pk)}
+    notes = {topic: msg for topic, msg in _fanout_messages(change) if msg["type"] == "notify"}
+    assert set(notes) == {user_topic(alice.pk), user_topic(bob.pk)}
     assert all(n["event"] == "matched" and n["game_id"] == change.game_id
                for n in notes.values())

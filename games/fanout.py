@@ -1,0 +1,333 @@
+"""Per-process fan-out of live messages to sockets: one Redis PUBLISH per change.
+
+The channel layer copies every group message once per socket (serialized, pushed and
+popped through Redis for each one) and every consumer then re-encodes it as JSON. For a
+game's hot path (every move goes to every player and spectator) that is work per socket
+that can be done once per game and process, so game messages take this path instead:
+
+- the writer's process delivers to its own sockets at once and PUBLISHes the message on
+  the topic's Redis channel (`{prefix}:fanout:game:{id}`), tagged with its origin;
+- every other process subscribed to that channel (it has sockets of that game) decodes
+  it once, encodes each outgoing frame once, and hands the same text to each socket.
+
+Personal notifications (`user:{id}`, for `/ws/me/`) take the same path: one PUBLISH,
+where the channel layer's group send costs three round trips even with nobody listening.
+
+Like the channel layer it only notifies (at most once): the event log in the database is
+the truth. A listener that sees a gap fills it from the database; when the subscription
+to Redis is lost and comes back, every listener of every game here is told to catch up.
+Presence snapshots of a game are kept here too, so all its sockets in a process show the
+same one. Without Redis (the embedded mode) delivery is local to the process, which is
+exact for its single process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+import weakref
+from typing import Any, Protocol
+
+import redis.asyncio as aioredis
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
+# Presence changes of a game are sent to its sockets at most this often: a crowd of
+# spectators arriving must not cost a frame per socket for each arrival.
+PRESENCE_EVERY = 0.25
+SUBSCRIBE_TIMEOUT = 5.0
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+class Listener(Protocol):
+    """A socket of a game (GameConsumer): gets each message with its shared frames."""
+
+    async def hub_message(self, message: dict[str, Any], frames: Frames) -> None: ...
+
+    async def hub_reconnected(self) -> None: ...
+
+
+class Frames:
+    """The outgoing text frames of one message, encoded on first use, then shared."""
+
+    def __init__(self, message: dict[str, Any], presence: dict[str, Any] | None):
+        self.message = message
+        self.presence = presence
+        self._game: str | None = None
+        self._events: list[str] | None = None
+        self._whole: str | None = None
+
+    def whole(self) -> str:
+        """The message itself as the frame (for messages already in client shape)."""
+        if self._whole is None:
+            self._whole = _dumps(self.message)
+        return self._whole
+
+    def game_text(self) -> str:
+        """The message's game with this process's presence snapshot, as JSON."""
+        if self._game is None:
+            game = dict(self.message["game"], presence=self.presence)
+            self._game = _dumps(game)
+        return self._game
+
+    def events(self) -> list[str]:
+        """One `{"type": "event"}` frame per event of a `game.events` message."""
+        if self._events is None:
+            game = self.game_text()
+            self._events = [f'{{"type":"event","event":{_dumps(event)},"game":{game}}}'
+                            for event in self.message["events"]]
+        return self._events
+
+
+def game_topic(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+def user_topic(user_id: int) -> str:
+    return f"user:{user_id}"
+
+
+def _prefix() -> str:
+    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    return str(config.get("prefix", "bloqueio"))
+
+
+class Hub:
+    """The fan-out of one event loop (one per server process; tests make one per loop)."""
+
+    def __init__(self) -> None:
+        self.origin = uuid.uuid4().hex
+        self.listeners: dict[str, set[Listener]] = {}
+        # Latest presence snapshot per game: (taken at, snapshot).
+        self.presence: dict[str, tuple[float, dict[str, Any]]] = {}
+        # Highest ply any message announced per game: a listener behind it lost one.
+        self.latest_ply: dict[str, int] = {}
+        self._redis_url = settings.REDIS_URL
+        self._channel_prefix = f"{_prefix()}:fanout:"
+        self._publisher: aioredis.Redis | None = None
+        self._pubsub: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._confirmed: dict[str, asyncio.Event] = {}
+        self._presence_due: set[str] = set()
+        self._outbox: list[tuple[str, str]] = []
+        self._sender: asyncio.Task[None] | None = None
+
+    # -- listeners ---------------------------------------------------------------------
+
+    async def join(self, topic: str, listener: Listener) -> None:
+        """Listen to `topic`; returns once this process receives its messages."""
+        first = topic not in self.listeners
+        self.listeners.setdefault(topic, set()).add(listener)
+        if not self._redis_url:
+            return
+        if first:
+            self._confirmed[topic] = asyncio.Event()
+            self._ensure_reader()
+            if self._pubsub is not None and self._pubsub.connection is not None:
+                await self._pubsub.subscribe(self._channel(topic))
+        confirmed = self._confirmed.get(topic)
+        if confirmed is not None:
+            await asyncio.wait_for(confirmed.wait(), SUBSCRIBE_TIMEOUT)
+
+    async def leave(self, topic: str, listener: Listener) -> None:
+        listeners = self.listeners.get(topic)
+        if listeners is None:
+            return
+        listeners.discard(listener)
+        if listeners:
+            return
+        del self.listeners[topic]
+        self.presence.pop(topic, None)
+        self.latest_ply.pop(topic, None)
+        self._confirmed.pop(topic, None)
+        if self._pubsub is not None and self._pubsub.connection is not None:
+            try:
+                await self._pubsub.unsubscribe(self._channel(topic))
+            except Exception:
+                log.warning("fan-out: unsubscribe from %s failed", topic, exc_info=True)
+
+    def presence_of(self, topic: str) -> dict[str, Any] | None:
+        entry = self.presence.get(topic)
+        return None if entry is None else entry[1]
+
+    def note_presence(self, topic: str, snapshot: dict[str, Any], at: float) -> bool:
+        """Keep `snapshot` if it is newer and different; True if it changed."""
+        current = self.presence.get(topic)
+        if current is not None and (at < current[0] or current[1] == snapshot):
+            return False
+        self.presence[topic] = (at, snapshot)
+        return True
+
+    # -- publishing and delivery ---------------------------------------------------------
+
+    async def publish(self, *messages: tuple[str, dict[str, Any]]) -> None:
+        """Deliver each (topic, message) here, then queue it for every other process
+        listening to its topic. One task sends the queue, a pipeline per round trip, so
+        under load many moves share one (order is kept: one sender, first in first out)."""
+        for topic, message in messages:
+            await self.deliver(topic, message)
+        if not self._redis_url:
+            return
+        for topic, message in messages:
+            self._outbox.append((self._channel(topic),
+                                 _dumps({"origin": self.origin, "message": message})))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._send_outbox())
+
+    async def _send_outbox(self) -> None:
+        if self._publisher is None:
+            self._publisher = aioredis.Redis.from_url(
+                self._redis_url, socket_timeout=3, socket_connect_timeout=3)
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                async with self._publisher.pipeline(transaction=False) as pipe:
+                    for channel, payload in batch:
+                        pipe.publish(channel, payload)
+                    await pipe.execute()
+            except Exception as exc:
+                # Committed anyway; other processes' sockets catch up (gap fill, resync).
+                log.warning("fan-out: publishing %d messages failed: %r", len(batch), exc)
+
+    async def deliver(self, topic: str, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "game.presence":
+            if (self.note_presence(topic, message["presence"], message["at"])
+                    and topic not in self._presence_due):
+                self._presence_due.add(topic)
+                asyncio.get_running_loop().call_later(
+                    PRESENCE_EVERY, lambda: asyncio.ensure_future(self._send_presence(topic)))
+            return
+        if kind == "game.events" and message["events"]:
+            ply = message["events"][-1]["ply"]
+            self.latest_ply[topic] = max(self.latest_ply.get(topic, 0), ply)
+        listeners = self.listeners.get(topic)
+        if not listeners:
+            return
+        frames = Frames(message, self.presence_of(topic))
+        for listener in list(listeners):
+            try:
+                await listener.hub_message(message, frames)
+            except Exception:
+                log.warning("fan-out: delivery to a socket of %s failed", topic,
+                            exc_info=True)
+
+    async def _send_presence(self, topic: str) -> None:
+        self._presence_due.discard(topic)
+        snapshot = self.presence_of(topic)
+        if snapshot is not None:
+            await self.deliver(topic, {"type": "presence", "presence": snapshot})
+
+    # -- the Redis subscription ----------------------------------------------------------
+
+    def _channel(self, topic: str) -> str:
+        return f"{self._channel_prefix}{topic}"
+
+    def _ensure_reader(self) -> None:
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.get_running_loop().create_task(self._read_forever())
+
+    async def _read_forever(self) -> None:
+        """Subscribe to every game listened to here and deliver what arrives; on any
+        failure reconnect with backoff, resubscribe, and have every listener catch up."""
+        attempt = 0
+        lost = False
+        while self.listeners:
+            client = aioredis.Redis.from_url(self._redis_url, socket_connect_timeout=3,
+                                             health_check_interval=15)
+            pubsub = client.pubsub(ignore_subscribe_messages=False)
+            try:
+                subscribed: set[str] = set()
+                while missing := [g for g in self.listeners if g not in subscribed]:
+                    # Games joined while this subscribe was in flight are caught next round.
+                    await pubsub.subscribe(*[self._channel(g) for g in missing])
+                    subscribed.update(missing)
+                self._pubsub = pubsub
+                if lost:
+                    log.info("fan-out: Redis subscription restored; catching up")
+                    asyncio.get_running_loop().create_task(self._catch_up_all())
+                attempt = 0
+                while self.listeners:
+                    raw = await pubsub.get_message(timeout=1.0)
+                    if raw is not None:
+                        await self._on_raw(raw)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                lost = True
+                log.warning("fan-out: Redis subscription lost (%r); reconnecting", exc)
+                delay = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
+                attempt += 1
+                await asyncio.sleep(delay)
+            finally:
+                self._pubsub = None
+                try:
+                    await pubsub.aclose()
+                    await client.aclose()
+                except Exception:
+                    pass
+
+    async def _on_raw(self, raw: dict[str, Any]) -> None:
+        channel = raw["channel"].decode() if isinstance(raw["channel"], bytes) \
+            else raw["channel"]
+        topic = channel[len(self._channel_prefix):]
+        if raw["type"] == "subscribe":
+            confirmed = self._confirmed.get(topic)
+            if confirmed is not None:
+                confirmed.set()
+            return
+        if raw["type"] != "message":
+            return
+        envelope = json.loads(raw["data"])
+        if envelope["origin"] == self.origin:
+            return  # delivered locally when it was published
+        await self.deliver(topic, envelope["message"])
+
+    async def _catch_up_all(self) -> None:
+        for topic, listeners in list(self.listeners.items()):
+            for listener in list(listeners):
+                try:
+                    await listener.hub_reconnected()
+                except Exception:
+                    log.warning("fan-out: catch-up of %s failed", topic, exc_info=True)
+
+
+_sync_client: Any = None
+
+
+def publish_sync(*messages: tuple[str, dict[str, Any]]) -> None:
+    """Publish from outside any event loop (the clock worker, commands, tests)."""
+    global _sync_client
+    if not settings.REDIS_URL:
+        for loop, found in list(_hubs.items()):
+            if loop.is_running():
+                for topic, message in messages:
+                    asyncio.run_coroutine_threadsafe(found.deliver(topic, message), loop)
+        return
+    if _sync_client is None:
+        import redis
+
+        _sync_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=3,
+                                            socket_connect_timeout=3)
+    with _sync_client.pipeline(transaction=False) as pipe:
+        for topic, message in messages:
+            pipe.publish(f"{_prefix()}:fanout:{topic}",
+                         _dumps({"origin": "sync", "message": message}))
+        pipe.execute()
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+def hub() -> Hub:
+    """This event loop's hub."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        found = _hubs[loop] = Hub()
+    return found
+

@@ -1,0 +1,50 @@
+"""Shared helpers for in-process WebSocket tests (channels' WebsocketCommunicator)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import services
+from tests.conftest import make_user
+
+LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+
+# Frames read past while waiting for another type, per connection: an `ack` and the
+# `event` it acknowledges may arrive in either order (CONTRACT.md orders events only).
+_held: dict[int, list[dict[str, Any]]] = {}
+KEPT = ("ack", "event", "notify")
+CHATTER = ("presence", "ping", "game")
+
+
+def token_headers(key: str) -> list[tuple[bytes, bytes]]:
+    return [*LOCAL, (b"authorization", f"Token {key}".encode())]
+
+
+async def receive_type(comm: WebsocketCommunicator, kind: str) -> dict[str, Any]:
+    """The next frame of type `kind`: acks, events and notices read past are kept for a
+    later call, presence/ping/game chatter is skipped, anything else fails the test."""
+    held = _held.setdefault(id(comm), [])
+    for index, frame in enumerate(held):
+        if frame["type"] == kind:
+            return held.pop(index)
+    while True:
+        frame = await comm.receive_json_from(timeout=5)
+        if frame["type"] == kind:
+            return frame
+        if frame["type"] in KEPT:
+            held.append(frame)
+            continue
+        assert frame["type"] in CHATTER, frame
+
+
+async def seat_four() -> tuple[int, list[Any]]:
+    """alice, bob, carol and dave in a started 4-seat bloqueio game: (game id, users)."""
+    users = [await database_sync_to_async(make_user)(n) for n in ("alice", "bob", "carol",
+                                                                  "dave")]
+    game = await database_sync_to_async(services.create_game)(user=users[0], kind="bloqueio")
+    for user in users[1:]:
+        await database_sync_to_async(services.join_game)(game_id=game.pk, user=user)
+    return game.pk, users
