@@ -101,6 +101,9 @@ class Hub:
 
     def __init__(self) -> None:
         self.origin = uuid.uuid4().hex
+        # Every payload is "<origin> <message JSON>": a process skips its own echoes by
+        # their first bytes.
+        self._origin_bytes = self.origin.encode() + b" "
         self.listeners: dict[str, set[Listener]] = {}
         # Latest presence snapshot per game: (taken at, snapshot).
         self.presence: dict[str, tuple[float, dict[str, Any]]] = {}
@@ -174,7 +177,7 @@ class Hub:
             return
         for topic, message in messages:
             self._outbox.append((self._channel(topic),
-                                 _dumps({"origin": self.origin, "message": message})))
+                                 f"{self.origin} {_dumps(message)}"))
         if self._sender is None or self._sender.done():
             self._sender = asyncio.get_running_loop().create_task(self._send_outbox())
 
@@ -282,10 +285,10 @@ class Hub:
             return
         if raw["type"] != "message":
             return
-        envelope = json.loads(raw["data"])
-        if envelope["origin"] == self.origin:
-            return  # delivered locally when it was published
-        await self.deliver(topic, envelope["message"])
+        data = raw["data"]
+        if data.startswith(self._origin_bytes):
+            return  # ours, delivered locally when it was published: not even decoded
+        await self.deliver(topic, json.loads(data.split(b" ", 1)[1]))
 
     async def _catch_up_all(self) -> None:
         for topic, listeners in list(self.listeners.items()):
@@ -316,7 +319,7 @@ def publish_sync(*messages: tuple[str, dict[str, Any]]) -> None:
     with _sync_client.pipeline(transaction=False) as pipe:
         for topic, message in messages:
             pipe.publish(f"{_prefix()}:fanout:{topic}",
-                         _dumps({"origin": "sync", "message": message}))
+                         f"sync {_dumps(message)}")
         pipe.execute()
 
 
