@@ -1,0 +1,734 @@
+"""Shared by bench/soak.py and bench/fanout.py: WebSocket clients in worker processes.
+
+Not a benchmark itself. The clients run in several processes (multiprocessing, spawn) so
+one Python event loop does not become the bottleneck; the parent drives them over pipes
+with small commands (`open`, `move`, `play`, `collect`, `stats`, `close`). Every time
+stamp is `time.monotonic()`, which is CLOCK_MONOTONIC on Linux: one system-wide clock,
+so stamps taken in different processes are comparable (`ClientPool` checks this).
+
+Also here: the server-side figures read from /proc (CPU seconds, RSS over phases), the
+spawned-server lifetime, and users with API tokens created straight in the database
+(registering thousands over the API would spend minutes on password hashing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import json
+import multiprocessing as mp
+import os
+import platform
+import re
+import resource
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import load
+import websockets
+from load import LOCAL_HOSTS, ROOT, api, cpu_seconds, peak_rss_mib, spawn
+
+Key = tuple[int, int]  # (game id, ply)
+# A spectator only needs an event's ply: reading it off the text skips decoding the
+# ~2 KB game state a thousand times per move, which would make the client the bottleneck.
+EVENT_FRAME = re.compile(r'\{"type":\s?"event",')
+PLY = re.compile(r'"ply":\s?(\d+)')
+
+# -- the client side: one Worker per process, one Client per socket ---------------------------
+
+
+class Client:
+    """One WebSocket: answers pings, records every event's arrival, plays if it is told to.
+
+    `spec`: {"url", "token" (or None), "game" (id or None), "actions" (players that play:
+    the recorded actions, or None)}.
+    """
+
+    def __init__(self, worker: Worker, spec: dict[str, Any]) -> None:
+        self.worker = worker
+        self.spec = spec
+        self.game: int | None = spec.get("game")
+        self.actions: list[dict[str, Any]] | None = spec.get("actions")
+        self.ws: Any = None
+        self.seat: int | None = None
+        self.turn: int | None = None
+        self.ply = 0
+        self.status = ""
+        self.opened = False
+        self.closing = False
+        self.alive = False
+
+    async def run(self, opened: asyncio.Future[bool]) -> None:
+        url = self.spec["url"]
+        origin = url.split("/ws/", 1)[0].replace("ws://", "http://")
+        headers = {"Origin": origin}
+        if self.spec.get("token"):
+            headers["Authorization"] = f"Token {self.spec['token']}"
+        worker = self.worker
+        try:
+            # No client-side protocol pings (browsers send none); max_queue=None: frames
+            # are taken off the socket as they come, like load.py.
+            async with websockets.connect(url, additional_headers=headers, open_timeout=30,
+                                          ping_interval=None, max_queue=None) as ws:
+                self.ws = ws
+                hello = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if hello.get("type") != "hello":
+                    raise RuntimeError(f"first frame {hello.get('type')} {hello.get('code')}")
+                if self.game is not None:
+                    self.seat = hello["you"]["seat"]
+                    self.ply = hello["game"]["ply"]
+                    self.turn = hello["game"]["state"].get("turn")
+                self.opened = self.alive = True
+                opened.set_result(True)
+                async for raw in ws:
+                    await self.on_frame(raw)
+            if not self.closing:
+                worker.closed[str(ws.close_code)] += 1
+        except Exception as exc:
+            if not opened.done():
+                worker.failures.append(f"{self.spec['url']}: {exc!r}"[:300])
+                opened.set_result(False)
+            elif not self.closing:
+                worker.closed[str(getattr(self.ws, "close_code", None) or repr(exc)[:60])] += 1
+        finally:
+            self.alive = False
+            worker.progress.set()
+
+    async def on_frame(self, raw: str | bytes) -> None:
+        now = time.monotonic()
+        worker = self.worker
+        if self.actions is None and self.game is not None and isinstance(raw, str) \
+                and EVENT_FRAME.match(raw):
+            found = PLY.search(raw, raw.find('"event":'))
+            if found:
+                worker.frames["event"] += 1
+                self.on_event(int(found.group(1)), now)
+                return
+        frame = json.loads(raw)
+        kind = frame.get("type")
+        worker.frames[kind] += 1
+        if kind == "event":
+            game = frame["game"]
+            self.turn, self.status = game["state"].get("turn"), game["status"]
+            self.on_event(frame["event"]["ply"], now)
+            if self.actions is not None and worker.go.is_set():
+                await self.act()
+        elif kind == "ping":
+            worker.pings += 1
+            await self.ws.send('{"type": "pong"}')
+        elif kind == "notify":
+            worker.notes[(frame["game_id"], frame["game"]["ply"])].append(now)
+        elif kind == "error":
+            worker.errors.append(f"{frame.get('code')}: {frame.get('detail')}"[:200])
+
+    def on_event(self, ply: int, now: float) -> None:
+        assert self.game is not None
+        if ply != self.ply + 1:
+            self.worker.gaps += 1  # the server promises ply order without gaps
+        self.ply = ply
+        self.worker.arrivals[(self.game, ply)].append(now)
+        self.worker.progress.set()
+
+    async def act(self) -> bool:
+        """Send the recorded action for the current ply if it is this seat's turn."""
+        assert self.actions is not None and self.game is not None
+        if self.seat is None or self.turn != self.seat or self.ply >= len(self.actions):
+            return False
+        self.worker.sent[(self.game, self.ply + 1)] = time.monotonic()
+        await self.ws.send(json.dumps({"type": "action", "action": self.actions[self.ply],
+                                       "ply": self.ply, "ref": self.ply}))
+        return True
+
+
+class Worker:
+    """The clients of one process and the answers to the parent's commands."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.clients: list[Client] = []
+        self.tasks: list[asyncio.Task[None]] = []
+        self.go = asyncio.Event()
+        self.progress = asyncio.Event()  # set on every event frame and every closed socket
+        self.sent: dict[Key, float] = {}
+        self.arrivals: defaultdict[Key, list[float]] = defaultdict(list)
+        self.notes: defaultdict[Key, list[float]] = defaultdict(list)
+        self.frames: Counter[str] = Counter()
+        self.closed: Counter[str] = Counter()
+        self.failures: list[str] = []
+        self.errors: list[str] = []
+        self.pings = 0
+        self.gaps = 0
+
+    async def serve(self) -> None:
+        while True:
+            try:
+                command, kwargs = await asyncio.to_thread(self.conn.recv)
+            except (EOFError, OSError):
+                return
+            try:
+                result = await getattr(self, f"cmd_{command}")(**kwargs)
+            except Exception as exc:
+                result = {"error": repr(exc)}
+            self.conn.send(result)
+            if command == "exit":
+                return
+
+    async def cmd_clock(self) -> float:
+        return time.monotonic()
+
+    async def until(self, done: Callable[[], bool], seconds: float) -> bool:
+        """Wait until `done()` (checked after each event frame) or `seconds` pass."""
+        deadline = time.monotonic() + seconds
+        while not done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            self.progress.clear()
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self.progress.wait(), min(left, 0.5))
+        return True
+
+    async def cmd_open(self, specs: list[dict[str, Any]], ramp: int,
+                       wait: float) -> dict[str, Any]:
+        """Open `specs` in batches of `ramp`, each batch waiting for its hellos."""
+        loop = asyncio.get_running_loop()
+        started = time.monotonic()
+        for i in range(0, len(specs), ramp):
+            batch = []
+            for spec in specs[i:i + ramp]:
+                client = Client(self, spec)
+                opened: asyncio.Future[bool] = loop.create_future()
+                self.clients.append(client)
+                self.tasks.append(asyncio.create_task(client.run(opened)))
+                batch.append(opened)
+            await asyncio.wait(batch, timeout=wait)
+        return {"opened": sum(c.opened for c in self.clients), "failed": len(self.failures),
+                "seconds": time.monotonic() - started}
+
+    async def cmd_move(self, games: list[int]) -> dict[Key, float]:
+        """For each game, the player whose turn it is (if held here) sends its action."""
+        wanted, sent = set(games), {}
+        for client in self.clients:
+            if client.game in wanted and client.alive and client.actions is not None \
+                    and await client.act():
+                key = (client.game, client.ply + 1)
+                sent[key] = self.sent[key]
+        return sent
+
+    async def cmd_play(self, wait: float) -> dict[str, Any]:
+        """Let the players play their recorded games to the end (or for `wait` s)."""
+        players = [c for c in self.clients if c.actions is not None and c.alive]
+        self.go.set()
+        for client in players:
+            await client.act()
+        await self.until(lambda: not any(
+            c.alive and c.status != "finished" and c.ply < len(c.actions or ())
+            for c in players), wait)
+        return {"sent": self.sent, "finished": sum(c.status == "finished" for c in players)}
+
+    def lacking(self, key: Key) -> tuple[int, int]:
+        """Sockets of the key's game without that ply: (still open, closed since)."""
+        behind = [c for c in self.clients
+                  if c.opened and c.game == key[0] and c.ply < key[1]]
+        alive = sum(c.alive for c in behind)
+        return alive, len(behind) - alive
+
+    async def cmd_collect(self, keys: list[Key], wait: float) -> dict[str, Any]:
+        """Arrival stamps of `keys`, once every open socket of their games here has them
+        (or after `wait`), with how many sockets lack each: (still open, closed)."""
+        await self.until(lambda: not any(self.lacking(k)[0] for k in keys), wait)
+        return {"arrivals": {k: self.arrivals.get(k, []) for k in keys},
+                "lacking": {k: self.lacking(k) for k in keys},
+                "sockets": Counter(c.game for c in self.clients if c.opened),
+                "notes": {k: self.notes.get(k, []) for k in keys}}
+
+    async def cmd_stats(self) -> dict[str, Any]:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return {"sockets": len(self.clients), "opened": sum(c.opened for c in self.clients),
+                "open": sum(c.alive for c in self.clients), "failed": len(self.failures),
+                "failure_samples": self.failures[:3], "closed": dict(self.closed),
+                "errors": len(self.errors), "error_samples": self.errors[:3],
+                "pings": self.pings, "gaps": self.gaps, "frames": dict(self.frames),
+                "cpu_s": usage.ru_utime + usage.ru_stime, "peak_rss_mib": usage.ru_maxrss / 1024}
+
+    async def cmd_close(self, wait: float) -> int:
+        live = [c for c in self.clients if c.alive]
+        for client in live:
+            client.closing = True
+        await asyncio.wait([asyncio.create_task(c.ws.close()) for c in live] or
+                           [asyncio.create_task(asyncio.sleep(0))], timeout=wait)
+        return len(live)
+
+    async def cmd_exit(self) -> bool:
+        for task in self.tasks:
+            task.cancel()
+        return True
+
+
+def worker_main(conn: Connection, lifetime: float) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us, also on ctrl-C
+    # Bounded even if the parent is killed without a word.
+    threading.Timer(lifetime, os._exit, (3,)).start()
+    asyncio.run(Worker(conn).serve())
+    os._exit(0)
+
+
+class ClientPool:
+    """`count` client processes, driven over pipes; `call_all` waits with a deadline."""
+
+    def __init__(self, count: int, lifetime: float) -> None:
+        ctx = mp.get_context("spawn")
+        self.conns: list[Connection] = []
+        self.procs: list[Any] = []
+        for _ in range(count):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=worker_main, args=(child, lifetime), daemon=True)
+            proc.start()
+            child.close()
+            self.conns.append(parent)
+            self.procs.append(proc)
+
+    def call(self, indexes: list[int], command: str, timeout: float,
+             kwargs: list[dict[str, Any]] | None = None) -> list[Any]:
+        for n, i in enumerate(indexes):
+            self.conns[i].send((command, kwargs[n] if kwargs else {}))
+        deadline = time.monotonic() + timeout
+        results = []
+        for i in indexes:
+            if not self.conns[i].poll(max(0.0, deadline - time.monotonic())):
+                raise TimeoutError(f"client process {i} did not answer {command!r} in time")
+            result = self.conns[i].recv()
+            if isinstance(result, dict) and "error" in result:
+                raise RuntimeError(f"client process {i}, {command}: {result['error']}")
+            results.append(result)
+        return results
+
+    def call_all(self, command: str, timeout: float, **kwargs: Any) -> list[Any]:
+        every = range(len(self.conns))
+        return self.call(list(every), command, timeout, [kwargs for _ in every])
+
+    def check_clock(self) -> str:
+        """Each process's monotonic stamp falls between the parent's send and receive."""
+        for i in range(len(self.conns)):
+            before = time.monotonic()
+            (stamp,) = self.call([i], "clock", 30)
+            after = time.monotonic()
+            if not before <= stamp <= after:
+                raise SystemExit(f"time.monotonic() is not shared across processes "
+                                 f"({before} <= {stamp} <= {after} fails)")
+        info = time.get_clock_info("monotonic")
+        return f"{info.implementation}, shared by all client processes (checked)"
+
+    def cpu_seconds(self) -> float:
+        return sum(s["cpu_s"] for s in self.call_all("stats", 60))
+
+    def close(self) -> None:
+        for conn in self.conns:
+            with suppress(OSError):
+                conn.send(("exit", {}))
+        for proc in self.procs:
+            proc.join(5)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(5)
+
+
+def spread(items: list[Any], count: int) -> list[list[Any]]:
+    """Round-robin `items` into `count` lists."""
+    return [items[i::count] for i in range(count)]
+
+
+def percentiles(values: list[float], prefix: str = "") -> dict[str, float | None]:
+    """p50/p95/p99/max/mean in ms of seconds `values` (None when empty)."""
+    xs = sorted(values)
+
+    def pct(p: float) -> float | None:
+        return round(xs[min(len(xs) - 1, int(p * len(xs)))] * 1000, 2) if xs else None
+
+    return {f"{prefix}p50_ms": pct(0.50), f"{prefix}p95_ms": pct(0.95),
+            f"{prefix}p99_ms": pct(0.99), f"{prefix}max_ms": pct(1.0),
+            f"{prefix}mean_ms": round(sum(xs) / len(xs) * 1000, 2) if xs else None}
+
+
+def deliveries(sent: dict[Key, float], collected: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per move (key), combining the arrival stamps of every client process: the time from
+    the send until the LAST socket of its game had it (`every`) and until the first;
+    sockets that never got it while open (`lost`) or had closed before (`dropped`)."""
+    arrivals: defaultdict[Key, list[float]] = defaultdict(list)
+    lost = dropped = 0
+    incomplete: set[Key] = set()
+    for part in collected:
+        for key, stamps in part["arrivals"].items():
+            arrivals[key].extend(stamps)
+        for key, (alive, closed) in part["lacking"].items():
+            lost += alive
+            dropped += closed
+            if alive or closed:
+                incomplete.add(key)
+    got = [(arrivals[k], at) for k, at in sent.items() if arrivals.get(k)]
+    return {"every": [max(a) - at for a, at in got], "first": [min(a) - at for a, at in got],
+            "lost": lost, "dropped": dropped, "incomplete": len(incomplete)}
+
+
+# -- the server side ----------------------------------------------------------------------------
+
+
+def api_retry(base: str, method: str, path: str, body: Any = None,
+              token: str | None = None) -> Any:
+    """load.api, retried on 503 (a shared PostgreSQL briefly out of connections)."""
+    for attempt in range(6):
+        try:
+            return api(base, method, path, body, token)
+        except RuntimeError as exc:
+            if ": 503 " not in str(exc) or attempt == 5:
+                raise
+            time.sleep(0.5 * 2**attempt)
+    return None
+
+
+def check_local(bases: list[str]) -> None:
+    for base in bases:
+        if urlparse(base).hostname not in LOCAL_HOSTS:
+            raise SystemExit(f"refusing non-loopback target {base}")
+
+
+def listening_pid(base: str) -> int | None:
+    """The process listening on `base`'s port (for --base), via /proc/net/tcp* and fds."""
+    port = urlparse(base).port or 80
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            cols = line.split()
+            if cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:  # LISTEN
+                inodes.add(f"socket:[{cols[9]}]")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            for fd in (entry / "fd").iterdir():
+                if os.readlink(fd) in inodes:
+                    return int(entry.name)
+        except OSError:
+            continue
+    return None
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class ServerWatch:
+    """Samples the servers' RSS every `every` s; CPU seconds and peak RSS per phase."""
+
+    def __init__(self, pids: list[int], every: float = 0.5) -> None:
+        self.pids = pids
+        self.every = every
+        self.phase = "start"
+        self.rss_peak: dict[str, dict[int, float]] = {}
+        self.cpu_at: list[tuple[str, dict[int, float]]] = []
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.mark("start")
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _sample(self) -> dict[int, float]:
+        out = {}
+        for pid in self.pids:
+            with suppress(OSError):
+                out[pid] = rss_mib(pid)
+        return out
+
+    def _run(self) -> None:
+        while not self.stop.wait(self.every):
+            self._record()
+
+    def _record(self) -> dict[int, float]:
+        now = self._sample()
+        with self.lock:
+            peak = self.rss_peak.setdefault(self.phase, {})
+            for pid, value in now.items():
+                peak[pid] = max(peak.get(pid, 0.0), value)
+        return now
+
+    def mark(self, phase: str) -> dict[int, float]:
+        """Start `phase`: closes the previous one; returns the RSS right now."""
+        cpu = {}
+        for pid in self.pids:
+            with suppress(OSError):
+                cpu[pid] = cpu_seconds(pid)
+        with self.lock:
+            self.cpu_at.append((phase, cpu))
+            self.phase = phase
+        return self._record()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(5)
+
+    def wait_quiet(self, longest: float, cores: float = 0.1) -> float:
+        """Wait until the servers use under `cores` CPU over a second (or `longest` s)."""
+        started = time.monotonic()
+        while time.monotonic() - started < longest:
+            before = {p: cpu_seconds(p) for p in self.pids}
+            time.sleep(1)
+            if sum(cpu_seconds(p) - c for p, c in before.items()) < cores:
+                break
+        return time.monotonic() - started
+
+    def cpu(self, phase: str) -> float:
+        """Server CPU seconds spent in `phase`, all processes together."""
+        for (name, start), (_, end) in zip(self.cpu_at, self.cpu_at[1:], strict=False):
+            if name == phase:
+                return round(sum(end[p] - start.get(p, end[p]) for p in end), 2)
+        return 0.0
+
+    def peak(self, *phases: str) -> list[float]:
+        """Peak RSS (MiB) per process over `phases`."""
+        return [round(max(self.rss_peak.get(ph, {}).get(pid, 0.0) for ph in phases), 1)
+                for pid in self.pids]
+
+    def hwm(self) -> list[float]:
+        return [round(peak_rss_mib(p), 1) for p in self.pids if Path(f"/proc/{p}").exists()]
+
+
+class Profiler:
+    """py-spy on every server process while a phase runs (--profile): raw stacks files.
+
+    Sampling is --nonblocking (the servers are never paused) at 50 Hz; the report gets
+    the files and the functions with the most own samples."""
+
+    def __init__(self, pids: list[int], name: str, enabled: bool) -> None:
+        self.paths = [ROOT / "test-artifacts" / f"{name}-{pid}.pyspy.txt" for pid in pids]
+        self.procs: list[subprocess.Popen[bytes]] = []
+        if not enabled:
+            return
+        exe = Path(sys.executable).parent / "py-spy"
+        for pid, path in zip(pids, self.paths, strict=True):
+            self.procs.append(subprocess.Popen(
+                [str(exe), "record", "--nonblocking", "--format", "raw", "-r", "50",
+                 "-o", str(path), "--pid", str(pid)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+    def stop(self) -> dict[str, Any]:
+        if not self.procs:
+            return {}
+        for proc in self.procs:
+            proc.send_signal(signal.SIGINT)
+        for proc in self.procs:
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        own: Counter[str] = Counter()
+        total = 0
+        for path in self.paths:
+            with suppress(OSError):
+                for line in path.read_text().splitlines():
+                    stack, _, count = line.rpartition(" ")
+                    if stack:
+                        frame = stack.rsplit(";", 1)[-1]
+                        own[frame.split(":", 1)[0].rstrip(")") + ")"] += int(count)
+                        total += int(count)
+        top = [f"{n / total:.0%} {f}" for f, n in own.most_common(8)] if total else []
+        return {"profile_files": [str(p.relative_to(ROOT)) for p in self.paths],
+                "profile_top_own": top}
+
+
+def git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def describe_work_tree() -> str:
+    """HEAD, and a fingerprint of uncommitted changes when there are any."""
+    head = git("rev-parse", "--short", "HEAD").strip()
+    diff = git("diff", "HEAD")
+    untracked = [p for p in git("ls-files", "--others", "--exclude-standard").split()
+                 if not p.startswith(("bench/", "tests/", "docs/"))]
+    if not diff and not untracked:
+        return head
+    digest = hashlib.sha1((diff + "\n".join(untracked)).encode()).hexdigest()[:8]
+    return (f"{head} + uncommitted changes (diff sha1 {digest}, "
+            f"{len(untracked)} untracked server files)")
+
+
+@contextmanager
+def server_tree(rev: str | None) -> Iterator[tuple[Path, str]]:
+    """Where spawned servers run from, and what that code is.
+
+    The work tree by default; with `rev`, a clean `git archive` of that revision in a
+    temporary directory (read-only for the repository), so a commit can be measured while
+    the work tree is being edited."""
+    if rev is None:
+        yield ROOT, describe_work_tree()
+        return
+    short = git("rev-parse", "--short", rev).strip()
+    tmp = Path(tempfile.mkdtemp(prefix=f"bench-{short}-"))
+    try:
+        archive = subprocess.run(["git", "archive", rev], cwd=ROOT, capture_output=True,
+                                 check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tmp, filter="data")
+        yield tmp, f"{short} (clean git archive)"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextmanager
+def servers(spawn_count: int, bases: list[str] | None, tree: Path = ROOT
+            ) -> Iterator[tuple[list[str], list[int]]]:
+    """The server URLs and their pids: spawned from `tree` (and always stopped again) or
+    given."""
+    spawned: list[tuple[str, subprocess.Popen[bytes]]] = []
+    try:
+        if spawn_count:
+            log_dir = ROOT / "test-artifacts"
+            log_dir.mkdir(exist_ok=True)
+            load.ROOT = tree  # load.spawn starts Daphne in load.ROOT
+            try:
+                spawned = spawn(spawn_count, log_dir)
+            except BaseException:
+                stop_children()  # spawn() lost the handles of those that did start
+                raise
+            finally:
+                load.ROOT = ROOT
+            urls = [b for b, _ in spawned]
+            pids = [p.pid for _, p in spawned]
+        else:
+            urls = bases or ["http://127.0.0.1:8000"]
+            check_local(urls)  # before looking at anything
+            pids = [pid for pid in map(listening_pid, urls) if pid is not None]
+        check_local(urls)
+        yield urls, pids
+    finally:
+        for _, proc in spawned:
+            proc.terminate()
+        for _, proc in spawned:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def stop_children() -> None:
+    """Terminate this process's Daphne children (by pid)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            cmd = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if ppid == os.getpid() and b"daphne" in cmd:
+            with suppress(OSError):
+                os.kill(int(entry.name), signal.SIGTERM)
+
+
+def stop_on_signals(seconds: float) -> None:
+    """SIGTERM and a hard time limit raise in the main thread, so clean-up runs."""
+
+    def raise_exit(signum: int, frame: Any) -> None:
+        why = f"the {seconds:.0f} s time limit" if signum == signal.SIGALRM else f"signal {signum}"
+        raise SystemExit(f"stopped by {why}")
+
+    signal.signal(signal.SIGTERM, raise_exit)
+    signal.signal(signal.SIGALRM, raise_exit)
+    # Also when started with SIGINT ignored (a background job of a script): ctrl-C stops.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.alarm(int(seconds))
+
+
+def make_users(count: int, tag: str) -> list[tuple[int, str]]:
+    """`count` users with API tokens, created in DATABASE_URL's database: (id, token).
+
+    The server must use the same database (it does with --spawn). Passwords are unusable:
+    these users only ever authenticate with their token.
+    """
+    if not os.environ.get("DATABASE_URL"):
+        raise SystemExit("set DATABASE_URL (the servers' PostgreSQL) to create the users")
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bloqueio_site.settings")
+    import django
+
+    django.setup()
+    from django.db import connection, transaction
+    from rest_framework.authtoken.models import Token
+
+    from accounts.models import User
+
+    with transaction.atomic():
+        users = User.objects.bulk_create(
+            [User(username=f"{tag}u{i}", password="!bench") for i in range(count)],
+            batch_size=1000)
+        tokens = Token.objects.bulk_create(
+            [Token(user=u, key=secrets.token_hex(20)) for u in users], batch_size=1000)
+    connection.close()
+    return [(t.user.pk, t.key) for t in tokens]
+
+
+def machine() -> str:
+    model = next((line.split(":", 1)[1].strip() for line in
+                  Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.machine())
+    mem = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
+               if line.startswith("MemTotal:"))
+    return (f"{os.cpu_count()} cores ({model}), {mem / 2**20:.0f} GiB, "
+            f"Python {platform.python_version()}")
+
+
+def print_report(report: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(report))
+        return
+    for key, value in report.items():
+        print(f"{key:>26}: {value}")
+
+
+def add_run_options(parser: Any, profiled: str) -> None:
+    """The options every socket benchmark shares (`profiled`: the phases py-spy covers)."""
+    parser.add_argument("--timeout", type=float, default=900, help="hard stop, seconds")
+    parser.add_argument("--server-commit", metavar="REV",
+                        help="run the spawned servers from a clean `git archive` of REV "
+                             "instead of the work tree")
+    parser.add_argument("--profile", action="store_true",
+                        help=f"py-spy the servers while {profiled}")
+    parser.add_argument("--json", action="store_true", help="print one JSON line only")
+
+
+def run_and_report(args: Any, run: Callable[[Any, list[str], list[int]], dict[str, Any]]
+                   ) -> None:
+    """Start (or find) the servers, run the benchmark, print its report."""
+    from datetime import UTC, datetime
+
+    stop_on_signals(args.timeout)
+    date = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    with server_tree(args.server_commit) as (tree, code), \
+            servers(args.spawn, args.base, tree) as (bases, pids):
+        report = run(args, bases, pids)
+    report.update(code=code if args.spawn else f"(--base) work tree: {code}",
+                  machine=machine(), date=date)
+    print_report(report, args.json)
