@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.db import DatabaseError, InterfaceError, OperationalError
+from django.db import DatabaseError, DataError, InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -36,6 +36,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             {"code": "too_large", "detail": "The request body is too large."},
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
+    if isinstance(exc, DataError):
+        return _data_error(context)
     if isinstance(exc, OperationalError | InterfaceError):
         # The database is unreachable: say so, never a 500 with a traceback.
         return Response(
@@ -64,6 +66,29 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         "detail": str(exc.detail),
     }
     return response
+
+
+def _data_error(context: dict[str, Any]) -> Response:
+    """PostgreSQL refused a value the client sent (a NUL character in a string, a number
+    out of range): the client's mistake, so a 4xx, never a 500 with a traceback.
+
+    Views check what they can before querying; this catches the rest, above all DRF's
+    TokenAuthentication, which looks up any `Authorization: Token` value as it comes.
+    Raised before authentication finished (DRF sets `_user` once it has), the value was
+    a credential: 401, as for any unknown token.
+    """
+    request = context.get("request")
+    if request is not None and not hasattr(request, "_user"):
+        response = Response(
+            {"code": "authentication_failed", "detail": "Invalid token."},
+            status=status.HTTP_401_UNAUTHORIZED,
+        )
+        response["WWW-Authenticate"] = "Token"
+        return response
+    return Response(
+        {"code": "invalid", "detail": "The request holds a value the database cannot store."},
+        status=status.HTTP_400_BAD_REQUEST,
+    )
 
 
 def _first_message(detail: Any) -> str:
