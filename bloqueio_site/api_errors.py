@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.db import DatabaseError, DataError, InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -35,6 +36,16 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(
             {"code": "too_large", "detail": "The request body is too large."},
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, SuspiciousOperation):
+        # Input no client should send (more than DATA_UPLOAD_MAX_NUMBER_FIELDS query
+        # parameters, ...): a 400 like any malformed request. Left to Django it is a
+        # `bad_request` page and an ERROR with a traceback; the security log keeps its
+        # record, as a one-line warning.
+        logging.getLogger(f"django.security.{type(exc).__name__}").warning("%s", exc)
+        return Response(
+            {"code": "invalid", "detail": f"The request is malformed: {exc}"},
+            status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, DataError):
         return _data_error(context)

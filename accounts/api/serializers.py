@@ -36,7 +36,8 @@ class RatingOut(serializers.Serializer):
 class MeOut(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
-    email = serializers.EmailField()
+    # Not an EmailField: "" (none given at registration) is not `format: email`.
+    email = serializers.CharField(allow_blank=True, help_text="an e-mail address, or empty")
     date_joined = serializers.DateTimeField()
     ratings = RatingOut(many=True)
 

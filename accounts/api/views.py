@@ -59,7 +59,7 @@ class MeView(APIView):
 class ProfileView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: ProfileOut, **errors(404)})
+    @extend_schema(responses={200: ProfileOut, **errors(401, 404)})
     def get(self, request: Request, username: str) -> Response:
         # No username holds a NUL (`%00` in the path), and PostgreSQL refuses to compare
         # text with one: answer without asking it.

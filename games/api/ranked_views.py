@@ -48,7 +48,7 @@ class LeaderboardView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(parameters=[io.PageIn],
-                   responses={200: io.LeaderboardPageOut, **errors(400, 404)})
+                   responses={200: io.LeaderboardPageOut, **errors(400, 401, 404)})
     def get(self, request: Request, kind: str) -> Response:
         number = _valid_page(request)
         total, rows = leaderboard.page(kind=_kind(kind), number=number)
@@ -73,7 +73,7 @@ def _valid_page(request: Request) -> int:
 class RatingHistoryView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: io.RatingPointOut(many=True), **errors(404)})
+    @extend_schema(responses={200: io.RatingPointOut(many=True), **errors(401, 404)})
     def get(self, request: Request, username: str, kind: str) -> Response:
         # No username holds a NUL, and PostgreSQL refuses to compare text with one.
         user = None if "\x00" in username else active_user(username)

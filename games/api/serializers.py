@@ -29,6 +29,35 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+class QueryIn(serializers.Serializer):
+    """Query parameters, each given once. DRF reads `?ply=` (present but empty) as absent
+    and `?ply=1&ply=2` as its last value, HTML-form habits; here both are malformed, as
+    the schema says (one value, `minLength`, integers)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if hasattr(data, "getlist"):
+            wrong = {}
+            for name in self.fields:
+                values = data.getlist(name)
+                if len(values) > 1:
+                    wrong[name] = ["Give this parameter once."]
+                elif values == [""]:
+                    wrong[name] = ["This parameter may not be empty; leave it out instead."]
+            if wrong:
+                raise serializers.ValidationError(wrong)
+        return super().to_internal_value(data)
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """A whole number in ASCII digits: DRF's IntegerField also takes `1.0`, and Python's
+    int() takes other scripts' digits (`٣`), neither of them an integer to the schema."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str) or not data.isascii() or not data.lstrip("-").isdigit():
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class TimeControlIO(serializers.Serializer):
     initial = StrictIntegerField(min_value=10, max_value=86400, help_text="seconds")
     increment = StrictIntegerField(min_value=0, max_value=600, help_text="seconds per move")
@@ -49,15 +78,15 @@ class ActionIn(serializers.Serializer):
     ply = StrictIntegerField(min_value=0, help_text="the game's current ply")
 
 
-class AfterIn(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, default=0)
+class AfterIn(QueryIn):
+    after = QueryIntegerField(min_value=0, default=0)
 
 
-class ReplayIn(serializers.Serializer):
-    ply = serializers.IntegerField(min_value=0, required=False)
+class ReplayIn(QueryIn):
+    ply = QueryIntegerField(min_value=0, required=False)
 
 
-class GameListIn(serializers.Serializer):
+class GameListIn(QueryIn):
     status = serializers.ChoiceField(
         choices=["waiting", "active", "finished", "aborted"], required=False
     )
@@ -95,6 +124,15 @@ class GameOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class GamePageOut(serializers.Serializer):
+    """`GET /api/games/`: one page of games, newest first."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameOut(many=True)
 
 
 class PresenceOut(serializers.Serializer):
@@ -167,8 +205,8 @@ class LeaderboardRowOut(serializers.Serializer):
     games = serializers.IntegerField()
 
 
-class PageIn(serializers.Serializer):
-    page = serializers.IntegerField(min_value=1, default=1)
+class PageIn(QueryIn):
+    page = QueryIntegerField(min_value=1, default=1)
 
 
 class LeaderboardPageOut(serializers.Serializer):

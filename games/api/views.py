@@ -38,16 +38,19 @@ def _game_response(game_id: int, code: int = status.HTTP_200_OK) -> Response:
 
 class GamesView(APIView):
     @extend_schema(
-        parameters=[io.GameListIn], responses={200: io.GameOut(many=True), **errors(400)}
+        operation_id="games_list",
+        parameters=[io.GameListIn, io.PageIn],
+        responses={200: io.GamePageOut, **errors(400, 401, 404)},
     )
     def get(self, request: Request) -> Response:
         filters = _valid(io.GameListIn, request.query_params)
+        _valid(io.PageIn, request.query_params)  # a malformed page is a 400; past the end, 404
         games = selectors.game_list(**filters)
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response([selectors.game_json(g) for g in page or []])
 
-    @extend_schema(request=io.CreateGameIn, responses={201: io.GameOut, **errors(400, 401)})
+    @extend_schema(request=io.CreateGameIn, responses={201: io.GameOut, **errors(400, 401, 409)})
     def post(self, request: Request) -> Response:
         data = _valid(io.CreateGameIn, request.data)
         game = services.create_game(user=request.user, **data)
@@ -55,7 +58,7 @@ class GamesView(APIView):
 
 
 class GameView(APIView):
-    @extend_schema(responses={200: io.GameDetailOut, **errors(404)})
+    @extend_schema(responses={200: io.GameDetailOut, **errors(401, 404)})
     def get(self, request: Request, game_id: int) -> Response:
         game = _game(game_id)
         body = selectors.game_json(game)
@@ -111,7 +114,7 @@ class ResignView(APIView):
 
 class EventsView(APIView):
     @extend_schema(
-        parameters=[io.AfterIn], responses={200: io.EventsOut, **errors(400, 404)}
+        parameters=[io.AfterIn], responses={200: io.EventsOut, **errors(400, 401, 404)}
     )
     def get(self, request: Request, game_id: int) -> Response:
         after = _valid(io.AfterIn, request.query_params)["after"]
@@ -122,7 +125,7 @@ class EventsView(APIView):
 
 class ReplayView(APIView):
     @extend_schema(
-        parameters=[io.ReplayIn], responses={200: io.ReplayOut, **errors(400, 404)}
+        parameters=[io.ReplayIn], responses={200: io.ReplayOut, **errors(400, 401, 404)}
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = Game.objects.filter(pk=game_id).first()
@@ -135,7 +138,7 @@ class ReplayView(APIView):
 
 
 class LegalActionsView(APIView):
-    @extend_schema(responses={200: io.LegalActionsOut, **errors(404)})
+    @extend_schema(responses={200: io.LegalActionsOut, **errors(401, 404)})
     def get(self, request: Request, game_id: int) -> Response:
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
@@ -149,7 +152,7 @@ class LegalActionsView(APIView):
 
 
 class ExportView(APIView):
-    @extend_schema(responses={200: io.ExportOut, **errors(404)})
+    @extend_schema(responses={200: io.ExportOut, **errors(401, 404)})
     def get(self, request: Request, game_id: int) -> Response:
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
