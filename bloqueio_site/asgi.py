@@ -6,10 +6,14 @@ auth (`Authorization: Token <key>` header), which wins when present.
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bloqueio_site.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
+
+from bloqueio_site.asgi_http import GuardedASGIHandler  # noqa: E402
+
+django_asgi_app = GuardedASGIHandler()
 
 # Imported after Django is set up: these touch models.
 from channels.auth import AuthMiddlewareStack  # noqa: E402

@@ -147,11 +147,14 @@ class Hub:
         self.presence.pop(topic, None)
         self.latest_ply.pop(topic, None)
         self._confirmed.pop(topic, None)
-        if self._pubsub is not None and self._pubsub.connection is not None:
+        if not self.listeners:
+            return  # the reader leaves its loop and closes the subscription itself
+        pubsub = self._pubsub
+        if pubsub is not None and pubsub.connection is not None:
             try:
-                await self._pubsub.unsubscribe(self._channel(topic))
-            except Exception:
-                log.warning("fan-out: unsubscribe from %s failed", topic, exc_info=True)
+                await pubsub.unsubscribe(self._channel(topic))
+            except Exception as exc:  # torn down or reconnecting: it resubscribes what is live
+                log.info("fan-out: unsubscribe from %s skipped (%r)", topic, exc)
 
     def presence_of(self, topic: str) -> dict[str, Any] | None:
         entry = self.presence.get(topic)
