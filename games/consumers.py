@@ -222,6 +222,8 @@ class GameConsumer(BaseConsumer):
         game["presence"] = await self._presence_snapshot()
         await self.send_json({"type": "hello", "you": {"seat": self.seat}, "game": game})
         self.ready = True
+        latest = self.hub.latest_ply
+        latest[self.topic] = max(latest.get(self.topic, 0), self.last_ply)
         await self._release_held()
         await self._announce_presence(game["presence"])
         self.start_heartbeat()
@@ -325,7 +327,8 @@ class GameConsumer(BaseConsumer):
             await self.base_send({"type": "websocket.send", "text": frames.whole()})
 
     async def hub_reconnected(self) -> None:
-        self._fill_gap()
+        if self.hub.latest_ply.get(self.topic, 0) > self.last_ply:
+            self._fill_gap()
 
     async def _events(self, message: dict[str, Any], frames: fanout.Frames) -> None:
         events = message["events"]

@@ -31,11 +31,13 @@ import weakref
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
+from channels.db import database_sync_to_async
 from django.conf import settings
 
 log = logging.getLogger(__name__)
 
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
+AUDIT_SECONDS = 2.0
 # Presence changes of a game are sent to its sockets at most this often: a crowd of
 # spectators arriving must not cost a frame per socket for each arrival.
 PRESENCE_EVERY = 0.25
@@ -48,7 +50,8 @@ class Listener(Protocol):
 
     async def hub_message(self, message: dict[str, Any], frames: Frames) -> None: ...
 
-    async def hub_reconnected(self) -> None: ...
+    async def hub_reconnected(self) -> None:
+        """The hub may have missed messages (or learnt of a newer ply): catch up."""
 
 
 class Frames:
@@ -114,6 +117,7 @@ class Hub:
         self._publisher: aioredis.Redis | None = None
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
+        self._auditor: asyncio.Task[None] | None = None
         self._confirmed: dict[str, asyncio.Event] = {}
         self._presence_due: set[str] = set()
         self._outbox: list[tuple[str, str]] = []
@@ -234,8 +238,11 @@ class Hub:
         return f"{self._channel_prefix}{topic}"
 
     def _ensure_reader(self) -> None:
+        loop = asyncio.get_running_loop()
         if self._reader is None or self._reader.done():
-            self._reader = asyncio.get_running_loop().create_task(self._read_forever())
+            self._reader = loop.create_task(self._read_forever())
+        if self._auditor is None or self._auditor.done():
+            self._auditor = loop.create_task(self._audit_forever())
 
     async def _read_forever(self) -> None:
         """Subscribe to every game listened to here and deliver what arrives; on any
@@ -294,12 +301,50 @@ class Hub:
         await self.deliver(topic, json.loads(data.split(b" ", 1)[1]))
 
     async def _catch_up_all(self) -> None:
-        for topic, listeners in list(self.listeners.items()):
-            for listener in list(listeners):
+        """After a lost subscription: the listeners of games that moved on meanwhile
+        catch up (one query finds them); if the database cannot say, all of them check."""
+        behind = await self.audit()
+        await self._tell(list(self.listeners) if behind is None else behind)
+
+    async def audit(self) -> list[str] | None:
+        """Compare the plies of the games listened to here with the database's; note the
+        newer ones and return their topics (None if the database did not answer)."""
+        games = {int(t.split(":", 1)[1]): t for t in self.listeners if t.startswith("game:")}
+        if not games:
+            return []
+        try:
+            plies = await database_sync_to_async(_plies, thread_sensitive=False)(list(games))
+        except Exception as exc:
+            log.warning("fan-out: could not read the plies of %d games (%r)", len(games), exc)
+            return None
+        behind = []
+        for game_id, ply in plies.items():
+            topic = games[game_id]
+            if ply > self.latest_ply.get(topic, 0):
+                self.latest_ply[topic] = ply
+                behind.append(topic)
+        return behind
+
+    async def _audit_forever(self) -> None:
+        """A notification can die with the process that committed it (killed between its
+        commit and its PUBLISH): every AUDIT_SECONDS one query catches that up here."""
+        while self.listeners:
+            await asyncio.sleep(AUDIT_SECONDS)
+            await self._tell(await self.audit() or [])
+
+    async def _tell(self, topics: list[str]) -> None:
+        for topic in topics:
+            for listener in list(self.listeners.get(topic, ())):
                 try:
                     await listener.hub_reconnected()
                 except Exception:
                     log.warning("fan-out: catch-up of %s failed", topic, exc_info=True)
+
+
+def _plies(game_ids: list[int]) -> dict[int, int]:
+    from games.models import Game
+
+    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "ply"))
 
 
 _sync_client: Any = None

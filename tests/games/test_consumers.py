@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -149,6 +150,24 @@ async def test_the_last_lost_notification_is_filled_when_the_fanout_recovers(fou
     await consumer.on_heartbeat()
     frame = await receive_type(comm, "event")
     assert frame["event"]["ply"] == 2 and frame["game"]["ply"] == 2
+    await comm.disconnect()
+
+
+async def test_a_notification_that_died_with_its_writer_is_caught_up_by_the_audit(four):
+    """The writer's process was killed between its commit and its PUBLISH: no message,
+    no gap to see, no reconnect. The hub's periodic audit of plies finds it."""
+    gid, users = four
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    broadcast.unsubscribe(realtime.on_committed)
+    try:
+        await sync_to_async(services.submit_action)(game_id=gid, user=users[0], action=MOVE0,
+                                                    ply=0)
+    finally:
+        broadcast.subscribe(realtime.on_committed)
+    async with asyncio.timeout(fanout.AUDIT_SECONDS * 4):
+        frame = await receive_type(comm, "event")
+    assert frame["event"]["ply"] == 1 and frame["game"]["ply"] == 1
     await comm.disconnect()
 
 
