@@ -36,7 +36,9 @@ from django.conf import settings
 
 log = logging.getLogger(__name__)
 
-RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
+# Short: sockets connecting meanwhile wait for the resubscription inside Daphne's 5 s
+# handshake timeout.
+RECONNECT_DELAYS = (0.1, 0.2, 0.5, 1.0)
 AUDIT_SECONDS = 2.0
 # Presence changes of a game are sent to its sockets at most this often: a crowd of
 # spectators arriving must not cost a frame per socket for each arrival.

@@ -31,7 +31,7 @@ async def keep_playing(client: Client, base: str) -> None:
                 client.syncing = False
                 await client.connect(base)
                 break
-            except (websockets.InvalidStatus, websockets.ConnectionClosed, OSError,
+            except (websockets.InvalidHandshake, websockets.ConnectionClosed, OSError,
                     AssertionError):
                 await asyncio.sleep(0.2)
 

@@ -30,7 +30,7 @@ async def play_through_failover(client: Client, fallback: str) -> None:
                 try:
                     await client.connect(fallback)
                     break
-                except OSError:
+                except (OSError, websockets.InvalidHandshake):
                     await asyncio.sleep(0.1)
 
 
