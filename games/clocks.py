@@ -73,15 +73,15 @@ def start(game: Game, now: datetime) -> None:
 def advance(
     game: Game, turn_before: int | None, pending: list[tuple[int, dict[str, Any]]],
     now: datetime,
-) -> list[str]:
+) -> None:
     """Charge the seat whose turn just ended and start the next turn's clock.
 
-    Called by services._append after the projection (state, status) was updated;
-    returns the Game fields it changed.
+    Called by services._append after the projection (state, status) was updated; it
+    changes `clock`, `turn_started_at` and `deadline`, which `_store` writes with the rest.
     """
     clock = game.clock
     if clock is None or game.turn_started_at is None:
-        return []
+        return
     turn_after = game.state.get("turn")
     acted = [a for s, a in pending if s == turn_before and a.get("type") != "pass"]
     if turn_before is not None and (acted or turn_after != turn_before or turn_after is None):
@@ -97,7 +97,6 @@ def advance(
             clock["moved"][seat] = True  # the opening move is free
         game.turn_started_at = now
     game.deadline = deadline_of(game)
-    return ["clock", "turn_started_at", "deadline"]
 
 
 # -- who watched the clock --------------------------------------------------------------
