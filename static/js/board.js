@@ -16,6 +16,19 @@ function svg(tag, attrs = {}, text) {
 const key = ([r, c]) => `${r},${c}`;
 export const barrierKey = (b) => `${b.at[0]},${b.at[1]},${b.orientation}`;
 
+// Make `layer` hold one node per [id, make] pair, in order, reusing the nodes it already
+// holds for the same ids (a node's id says everything it draws).
+function keep(layer, wanted) {
+  const old = new Map([...layer.children].map((n) => [n.dataset.keep, n]));
+  const nodes = wanted.map(([id, make]) => {
+    const node = old.get(id) || make();
+    node.dataset.keep = id;
+    return node;
+  });
+  const same = nodes.length === layer.children.length && nodes.every((n, i) => layer.children[i] === n);
+  if (!same) layer.replaceChildren(...nodes);
+}
+
 // Quarter turns (clockwise) that bring `seat`'s start side to the bottom.
 export function rotationFor(spec, seat) {
   if (seat === null || seat === undefined || !spec.seats[seat]) return 0;
@@ -143,9 +156,11 @@ export class Board {
     });
   }
 
-  // state: {pawns, barriers}; opts: {legal: [[r,c]], last: action}
+  // state: {pawns, barriers}; opts: {legal: [[r,c]], last: action}. Nodes whose drawing
+  // did not change are kept, so a repaint (a presence frame, legal moves arriving) never
+  // detaches what a pointer, a screen reader or a test is holding.
   render(state, { legal = [], last = null } = {}) {
-    const { cell, pawn: radius, ink } = this.L;
+    const { cell } = this.L;
     this.legal = new Set(legal.map(key));
     for (const [k, node] of this.cellNodes) node.classList.toggle("legal", this.legal.has(k));
     this.marksLayer.replaceChildren();
@@ -153,26 +168,33 @@ export class Board {
       const [x, y] = this.xy(this.cellToDisplay(c));
       this.marksLayer.append(svg("circle", { class: "legal-dot", cx: x + cell / 2, cy: y + cell / 2, r: 6, fill: "#4338ca", "fill-opacity": 0.55 }));
     }
-    this.wallsLayer.replaceChildren();
-    for (const b of state.barriers || []) {
-      const line = this.wallLine(b);
-      if (last && last.type === "barrier" && barrierKey(last) === barrierKey(b)) line.classList.add("last");
-      this.wallsLayer.append(line);
-    }
-    this.pawnsLayer.replaceChildren();
-    (state.pawns || []).forEach((p, seat) => {
-      if (!p) return;
-      const s = this.spec.seats[seat];
-      const [x, y] = this.xy(this.cellToDisplay(p));
-      const cx = x + cell / 2, cy = y + cell / 2;
-      const g = svg("g", { class: "pawn", "data-seat": seat, "data-row": p[0], "data-col": p[1] });
-      if (last && last.type === "move" && key(last.to) === key(p)) g.classList.add("last");
-      g.append(svg("title", {}, `${s.name} pawn on ${String.fromCharCode(97 + p[1])}${p[0]}`));
-      g.append(svg("circle", { cx, cy, r: radius, fill: s.colour, stroke: ink, "stroke-width": 2 }));
-      g.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: ink, "font-family": "system-ui, sans-serif" }, s.initial));
-      this.pawnsLayer.append(g);
-    });
+    const lastWall = last && last.type === "barrier" ? barrierKey(last) : null;
+    keep(this.wallsLayer, (state.barriers || []).map((b) => {
+      const k = barrierKey(b);
+      return [`${k}|${b.seat ?? ""}|${k === lastWall}`, () => {
+        const line = this.wallLine(b);
+        if (k === lastWall) line.classList.add("last");
+        return line;
+      }];
+    }));
+    const lastCell = last && last.type === "move" ? key(last.to) : null;
+    keep(this.pawnsLayer, (state.pawns || []).flatMap((p, seat) => (
+      p ? [[`${seat}|${key(p)}|${key(p) === lastCell}`, () => this.pawnNode(seat, p, key(p) === lastCell)]] : []
+    )));
     this.drawCursor();
+  }
+
+  pawnNode(seat, p, isLast) {
+    const { cell, pawn: radius, ink } = this.L;
+    const s = this.spec.seats[seat];
+    const [x, y] = this.xy(this.cellToDisplay(p));
+    const cx = x + cell / 2, cy = y + cell / 2;
+    const g = svg("g", { class: "pawn", "data-seat": seat, "data-row": p[0], "data-col": p[1] });
+    if (isLast) g.classList.add("last");
+    g.append(svg("title", {}, `${s.name} pawn on ${String.fromCharCode(97 + p[1])}${p[0]}`));
+    g.append(svg("circle", { cx, cy, r: radius, fill: s.colour, stroke: ink, "stroke-width": 2 }));
+    g.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: ink, "font-family": "system-ui, sans-serif" }, s.initial));
+    return g;
   }
 
   setPreview(barrier, ok) {

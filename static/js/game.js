@@ -55,18 +55,24 @@ function buildBoard() {
 
 function render() {
   board.render(game.state, { legal: myTurn() ? legal.moves : [], last: lastAction() });
-  renderPlayers($("players"), game, spec, {
-    presence, clocks: clockNow(game.clocks, clocks, clocksAt, performance.now()), me: mySeat,
-  });
+  renderPresence();
   renderMoves($("moves"), rows, spec, { link: (ply) => `/games/${game.id}/replay/?ply=${ply}` });
   renderResult($("result"), game, spec);
   renderStatus();
-  $("spectators").textContent = presence ? String(presence.spectators ?? 0) : "0";
   $("resign").hidden = !(game.status === "active" && mySeat !== null && game.state.in_game[mySeat]);
   $("notation-form").hidden = !(game.status === "active" && mySeat !== null);
   $("waiting").hidden = game.status !== "waiting";
   board.el.dataset.ply = game.ply;
   board.el.dataset.status = game.status;
+}
+
+// Who is here: the players list (with clocks and online marks) and the spectator count.
+// Presence frames repaint only this.
+function renderPresence() {
+  renderPlayers($("players"), game, spec, {
+    presence, clocks: clockNow(game.clocks, clocks, clocksAt, performance.now()), me: mySeat,
+  });
+  $("spectators").textContent = presence ? String(presence.spectators ?? 0) : "0";
 }
 
 function renderStatus() {
@@ -249,7 +255,7 @@ const socket = new GameSocket(game.id, game.ply, {
     render();
     refreshLegal();
   },
-  presence(p) { presence = p; render(); },
+  presence(p) { presence = p; renderPresence(); },
   ack() { say(""); },
   error(f) {
     const text = f.code === "stale_ply" ? "The position changed before your move arrived; look again." : f.detail;

@@ -225,10 +225,14 @@ def four_phones(new_page):
         assert pawn["y"] > board["y"] + board["height"] * 0.75, seat
 
     # Red taps a cell to move; blue taps a groove, sees the confirm bar, and confirms.
+    # Repaints keep what did not change: green's pawn node survives red's move.
+    green_pawn = pages[2].locator('#board .pawn[data-seat="2"]').element_handle()
     pages[0].wait_for_selector("#board .legal-dot")
     x, y = center(pages[0], 2, 5)
     pages[0].touchscreen.tap(x, y)
     wait_ply(pages[0], 1)
+    wait_ply(pages[2], 1)
+    assert green_pawn.evaluate("el => el.isConnected")
     blue = pages[1]
     blue.wait_for_selector("#board .legal-dot")
     x, y = groove_point(blue, [4, 7], "V")
