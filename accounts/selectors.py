@@ -23,6 +23,11 @@ def active_user(username: str) -> User | None:
             .filter(lname=username.lower(), is_active=True).first())
 
 
+def is_active(user_id: int) -> bool:
+    """Whether the account may still be used (False once banned or deleted)."""
+    return User.objects.filter(pk=user_id, is_active=True).exists()
+
+
 def ratings_json(user: User) -> list[dict[str, Any]]:
     """Ratings per kind: [{kind, rating, games, provisional}] (none before a rated game)."""
     return leaderboard.ratings_json(user.pk)

@@ -1,25 +1,31 @@
-"""`/ws/ping/`: an echo socket that proves the WebSocket path and its authentication."""
+"""`/ws/ping/`: an echo socket that proves the WebSocket path and its authentication.
+
+It echoes any JSON value, under the same frame-size and rate limits as every other socket
+(an open echo would otherwise be a free amplifier), and closes on a ban like them.
+"""
 
 from __future__ import annotations
 
-import json
+from typing import Any
 
-from channels.generic.websocket import AsyncWebsocketConsumer
+from games.consumers import BaseConsumer
+from games.ws_protocol import FrameError, decode_json, error_frame
 
-from bloqueio_site import strict_json
 
-
-class PingConsumer(AsyncWebsocketConsumer):
+class PingConsumer(BaseConsumer):
     async def connect(self) -> None:
-        await self.accept()
+        if await self.listen_for_ban():
+            await self.accept()
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        try:
-            content = strict_json.loads(text_data if text_data is not None else b"")
-        except ValueError:
-            await self.send(json.dumps({"type": "error", "code": "invalid_json",
-                                        "detail": "Frames must be JSON text."}))
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
+        if not await self.admit():
             return
-        user = self.scope.get("user")
+        try:
+            content = decode_json(text_data)
+        except FrameError as exc:
+            await self.send_json(error_frame(exc.code, exc.detail))
+            return
+        user = self.user
         username = user.get_username() if user is not None and user.is_authenticated else None
-        await self.send(json.dumps({"type": "echo", "echo": content, "user": username}))
+        await self.send_json({"type": "echo", "echo": content, "user": username})

@@ -19,6 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import DatabaseError
 
+from accounts import selectors as accounts_selectors
 from bloqueio_site.errors import ServiceError
 from games import fanout, presence, selectors, services
 from games.models import Status
@@ -88,12 +89,23 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.account_group, self.channel_name)
         await super().websocket_disconnect(message)
 
-    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
-        """Accept, and for a signed-in user listen for the ban that must close us."""
-        if self.user_id is not None and self.account_group is None:
-            self.account_group = account_group(self.user_id)
-            await self.channel_layer.group_add(self.account_group, self.channel_name)
-        await super().accept(subprotocol, headers)
+    async def listen_for_ban(self) -> bool:
+        """For a signed-in user, listen for the ban that must close us; False (and the
+        socket refused as `banned`) if the account is already off.
+
+        The user was loaded before this connect ran, so a ban can commit in between and
+        its close message go out before we listen. Listening first and then reading the
+        account leaves no gap: a ban committed before the read is seen by it, a later
+        one's message reaches our group.
+        """
+        if self.user_id is None:
+            return True
+        self.account_group = account_group(self.user_id)
+        await self.channel_layer.group_add(self.account_group, self.channel_name)
+        if await off_loop(accounts_selectors.is_active)(self.user_id):
+            return True
+        await self.refuse("banned", "This account has been disabled.", CLOSE_BANNED)
+        return False
 
     async def account_banned(self, message: dict[str, Any]) -> None:
         await self.send_json(error_frame("banned", "This account has been disabled."))
@@ -136,12 +148,7 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
-        self.last_heard = asyncio.get_running_loop().time()
-        if not self.bucket.take():
-            if self.bucket.refused >= FLOOD_CLOSE_AFTER:
-                await self.close(code=CLOSE_FLOOD)
-            elif self.bucket.refused == 1 or self.bucket.refused % 50 == 0:
-                await self.send_json(error_frame("rate_limited", "Too many messages; slow down."))
+        if not await self.admit():
             return
         try:
             content = decode_frame(text_data, bytes_data)
@@ -155,6 +162,18 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
             return
         else:
             await self.handle(kind, content)
+
+    async def admit(self) -> bool:
+        """Count a frame against the rate limit: False (and it is dropped) over the limit;
+        a connection that keeps flooding is closed."""
+        self.last_heard = asyncio.get_running_loop().time()
+        if self.bucket.take():
+            return True
+        if self.bucket.refused >= FLOOD_CLOSE_AFTER:
+            await self.close(code=CLOSE_FLOOD)
+        elif self.bucket.refused == 1 or self.bucket.refused % 50 == 0:
+            await self.send_json(error_frame("rate_limited", "Too many messages; slow down."))
+        return False
 
     async def handle(self, kind: str, content: dict[str, Any]) -> None:
         await self.send_json(error_frame("unknown_type", f"Unknown message type {kind[:40]!r}.",
@@ -203,6 +222,8 @@ class GameConsumer(BaseConsumer):
         if self.scope.get("auth_failed"):
             await self.refuse("authentication_failed", "Unknown or revoked token.",
                               CLOSE_UNAUTHORIZED)
+            return
+        if not await self.listen_for_ban():
             return
         # Listen before reading the game: an event committed in between then arrives as a
         # duplicate (dropped), never as a loss.
@@ -394,6 +415,8 @@ class LobbyConsumer(BaseConsumer):
     """`/ws/lobby/`: the open and live games now, then every change as it happens."""
 
     async def connect(self) -> None:
+        if not await self.listen_for_ban():
+            return
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         games = await off_loop(_lobby_snapshot)()
         await self.accept()
@@ -420,6 +443,8 @@ class MeConsumer(BaseConsumer):
             return
         if self.user_id is None:
             await self.refuse("not_authenticated", "Log in or send a token.", CLOSE_UNAUTHORIZED)
+            return
+        if not await self.listen_for_ban():
             return
         self.hub = fanout.hub()
         self.topic = fanout.user_topic(self.user_id)

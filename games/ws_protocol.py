@@ -57,6 +57,14 @@ class TokenBucket:
 
 def decode_frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
     """The frame as a JSON object with a string `type`, or a FrameError."""
+    content = decode_json(text_data)
+    if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+        raise FrameError("invalid_frame", "A frame is a JSON object with a string `type`.")
+    return content
+
+
+def decode_json(text_data: str | None) -> Any:
+    """Any JSON value in a text frame within the size limit, or a FrameError."""
     if text_data is None:
         raise FrameError("invalid_frame", "Frames must be JSON text, not binary.")
     # The limit is in bytes, as documented: counting characters let a frame of 3- or
@@ -65,12 +73,9 @@ def decode_frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, A
     if len(text_data) > MAX_FRAME_BYTES or utf8_size(text_data) > MAX_FRAME_BYTES:
         raise FrameError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
     try:
-        content = strict_json.loads(text_data)
+        return strict_json.loads(text_data)
     except ValueError:
         raise FrameError("invalid_json", "The frame is not valid JSON.") from None
-    if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-        raise FrameError("invalid_frame", "A frame is a JSON object with a string `type`.")
-    return content
 
 
 def utf8_size(text: str) -> int:

@@ -15,7 +15,9 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from accounts import services
+from accounts.models import User
 from bloqueio_site.asgi import application
+from games.consumers import GameConsumer, LobbyConsumer, MeConsumer
 from games.ws_protocol import CLOSE_BANNED, CLOSE_UNAUTHORIZED
 from tests.ws_helpers import LOCAL, receive_type, seat_four, token_headers
 
@@ -97,6 +99,23 @@ async def test_after_a_ban_new_sockets_get_no_identity(table):
     await comm.connect()
     assert (await comm.receive_json_from(timeout=3))["code"] == "not_authenticated"
     assert (await comm.receive_output(timeout=3))["code"] == CLOSE_UNAUTHORIZED
+
+
+async def test_a_ban_committed_during_the_handshake_refuses_the_socket(table):
+    """The user was authenticated (and loaded, active) before the ban committed: the
+    consumer re-reads the account after listening for bans and refuses the socket."""
+    gid, (alice, *_) = table
+    await db(User.objects.filter(pk=alice.pk).update)(is_active=False)  # the ban's commit
+    assert alice.is_active  # the handshake's copy, loaded before it
+    routes = [(GameConsumer, f"/ws/games/{gid}/", {"game_id": gid}),
+              (MeConsumer, "/ws/me/", {}), (LobbyConsumer, "/ws/lobby/", {})]
+    for consumer, path, kwargs in routes:
+        comm = WebsocketCommunicator(consumer.as_asgi(), path)
+        comm.scope.update(user=alice, url_route={"args": (), "kwargs": kwargs})
+        connected, _ = await comm.connect()
+        assert connected, path
+        frames = await closed_as_banned(comm)
+        assert [f["type"] for f in frames] == ["error"], (path, frames)  # no hello first
 
 
 def _logged_in_session(user: Any) -> str:

@@ -459,6 +459,26 @@ async def test_frames_are_limited_to_16_kib_on_every_socket():
         await comm.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_the_echo_socket_has_the_same_limits(no_refill):
+    """`/ws/ping/` echoes any JSON, but not a frame over 16 KiB, and not at any rate."""
+    comm = WebsocketCommunicator(application, "/ws/ping/", headers=LOCAL)
+    assert (await comm.connect())[0]
+    await comm.send_to(text_data=_padded_ping(MAX_FRAME_BYTES))
+    assert (await comm.receive_json_from())["type"] == "echo"
+    await comm.send_to(text_data=_padded_ping(MAX_FRAME_BYTES * 3, "€"))
+    assert (await comm.receive_json_from())["code"] == "too_large"
+    for _ in range(int(RATE_BURST) - 2 + FLOOD_CLOSE_AFTER):
+        await comm.send_to(text_data="[1]")
+    frames = []
+    while (output := await comm.receive_output(timeout=3))["type"] != "websocket.close":
+        frames.append(json.loads(output["text"]))
+    assert output["code"] == CLOSE_FLOOD
+    assert [f["type"] for f in frames].count("echo") == RATE_BURST - 2
+    assert [f.get("code") for f in frames if f["type"] == "error"] == (
+        ["rate_limited"] * (FLOOD_CLOSE_AFTER // 50))
+
+
 @pytest.fixture
 def no_refill(monkeypatch: pytest.MonkeyPatch) -> None:
     """Buckets that never refill: the burst, then refusals, whatever the test's speed
