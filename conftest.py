@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlparse
 
 import pytest
 from django.conf import settings
+from django.db import connection
 
 HINT = "start it with `docker compose up -d db redis` (or the machine's service command)"
 
@@ -40,3 +43,18 @@ def django_db_modify_db_settings() -> None:
     # Persistent connections opened by executor threads (async consumers/views) would
     # outlive the test database and block its teardown; tests close them after use.
     settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """pytest-django's test database, with one more step before it is dropped.
+
+    Channels' test communicators replace `close_old_connections` with a no-op while they
+    run the application (channels/testing/application.py), so connections the consumers
+    open on executor threads stay open after their tests. PostgreSQL refuses to drop a
+    database with sessions on it (after waiting 5 s), so end them first.
+    """
+    yield
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                       " WHERE datname = current_database() AND pid <> pg_backend_pid()")

@@ -116,6 +116,7 @@ async def test_a_ban_committed_during_the_handshake_refuses_the_socket(table):
         assert connected, path
         frames = await closed_as_banned(comm)
         assert [f["type"] for f in frames] == ["error"], (path, frames)  # no hello first
+        await comm.disconnect()
 
 
 def _logged_in_session(user: Any) -> str:
