@@ -120,6 +120,8 @@ class Hub:
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._auditor: asyncio.Task[None] | None = None
+        # Games the last audit found ahead of their messages: topic -> the ply it read.
+        self._suspects: dict[str, int] = {}
         self._confirmed: dict[str, asyncio.Event] = {}
         self._presence_due: set[str] = set()
         self._outbox: list[tuple[str, str]] = []
@@ -308,11 +310,19 @@ class Hub:
         behind = await self.audit()
         await self._tell(list(self.listeners) if behind is None else behind)
 
-    async def audit(self) -> list[str] | None:
+    async def audit(self, *, confirm: bool = False) -> list[str] | None:
         """Compare the plies of the games listened to here with the database's; note the
-        newer ones and return their topics (None if the database did not answer)."""
+        newer ones and return their topics (None if the database did not answer).
+
+        With `confirm`, a game counts as behind only if the previous audit already saw
+        it ahead and its messages have still not caught up with the ply seen then. In a
+        busy game the database is ahead of the messages for a moment after every commit
+        (the PUBLISH follows it); acting on that would make every socket of the game
+        re-read the game at once for nothing.
+        """
         games = {int(t.split(":", 1)[1]): t for t in self.listeners if t.startswith("game:")}
         if not games:
+            self._suspects = {}
             return []
         try:
             plies = await database_sync_to_async(_plies, thread_sensitive=False)(list(games))
@@ -320,19 +330,30 @@ class Hub:
             log.warning("fan-out: could not read the plies of %d games (%r)", len(games), exc)
             return None
         behind = []
+        suspects = {}
         for game_id, ply in plies.items():
             topic = games[game_id]
-            if ply > self.latest_ply.get(topic, 0):
-                self.latest_ply[topic] = ply
-                behind.append(topic)
+            known = self.latest_ply.get(topic, 0)
+            if ply <= known:
+                continue
+            if confirm:
+                seen = self._suspects.get(topic)
+                if seen is None or seen <= known:  # a new lag, or the last one caught up
+                    suspects[topic] = ply
+                    continue
+            self.latest_ply[topic] = ply
+            behind.append(topic)
+        if confirm:
+            self._suspects = suspects
         return behind
 
     async def _audit_forever(self) -> None:
         """A notification can die with the process that committed it (killed between its
-        commit and its PUBLISH): every AUDIT_SECONDS one query catches that up here."""
+        commit and its PUBLISH): every AUDIT_SECONDS one query catches that up here, at
+        the second audit that finds it missing."""
         while self.listeners:
             await asyncio.sleep(AUDIT_SECONDS)
-            await self._tell(await self.audit() or [])
+            await self._tell(await self.audit(confirm=True) or [])
 
     async def _tell(self, topics: list[str]) -> None:
         for topic in topics:

@@ -171,6 +171,33 @@ async def test_a_notification_that_died_with_its_writer_is_caught_up_by_the_audi
     await comm.disconnect()
 
 
+async def test_the_audit_waits_out_a_notification_still_on_its_way(four):
+    """After every commit the database is ahead of the messages for a moment: an audit
+    that sees it only notes it, and the next one acts only if the message never came."""
+    gid, users = four
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    hub, topic = fanout.hub(), fanout.game_topic(gid)
+    hub._auditor.cancel()  # this test runs the audits itself
+    broadcast.unsubscribe(realtime.on_committed)
+    try:
+        await sync_to_async(services.submit_action)(game_id=gid, user=users[0], action=MOVE0,
+                                                    ply=0)
+        assert await hub.audit(confirm=True) == []  # ahead once: noted
+        hub.latest_ply[topic] = 1  # its message arrived after all
+        assert await hub.audit(confirm=True) == []
+        await sync_to_async(services.submit_action)(
+            game_id=gid, user=users[1], action={"type": "move", "to": [5, 8]}, ply=1)
+        assert await hub.audit(confirm=True) == []  # ahead once: noted
+        assert hub.latest_ply[topic] == 1
+        assert await hub.audit(confirm=True) == [topic]  # still missing: lost
+        assert hub.latest_ply[topic] == 2
+        assert await hub.audit(confirm=True) == []
+    finally:
+        broadcast.subscribe(realtime.on_committed)
+    await comm.disconnect()
+
+
 async def test_spectators_are_read_only(four):
     gid, _ = four
     outsider = await sync_to_async(make_user)("eve")
