@@ -57,4 +57,5 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
     yield
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                       " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+                       " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                       " AND backend_type = 'client backend' AND usename = current_user")

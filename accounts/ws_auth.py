@@ -2,17 +2,22 @@
 
 Programs cannot always carry a session cookie; they send the same header as over REST.
 A present but unknown token marks the scope `auth_failed`, so consumers can refuse it
-instead of silently treating the caller as a spectator.
+instead of silently treating the caller as a spectator; a lookup that hits a database
+outage marks it `unavailable`, which consumers refuse as such (4503).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from django.contrib.auth.models import AnonymousUser
+from django.db import DatabaseError
 from rest_framework.authtoken.models import Token
+
+log = logging.getLogger(__name__)
 
 
 @database_sync_to_async
@@ -40,6 +45,11 @@ class TokenAuthMiddleware(BaseMiddleware):
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         key = _token_from_headers(scope.get("headers", []))
         if key is not None:
-            user = await _user_for_token(key) if key else None
-            scope = dict(scope, user=user or AnonymousUser(), auth_failed=user is None)
+            try:
+                user = await _user_for_token(key) if key else None
+            except DatabaseError as exc:
+                log.warning("websocket token lookup failed: database unavailable (%r)", exc)
+                scope = dict(scope, user=AnonymousUser(), auth_failed=False, unavailable=True)
+            else:
+                scope = dict(scope, user=user or AnonymousUser(), auth_failed=user is None)
         return await super().__call__(scope, receive, send)

@@ -30,6 +30,7 @@ from games.ws_protocol import (
     CLOSE_IDLE,
     CLOSE_NOT_FOUND,
     CLOSE_UNAUTHORIZED,
+    CLOSE_UNAVAILABLE,
     FLOOD_CLOSE_AFTER,
     FrameError,
     TokenBucket,
@@ -69,7 +70,20 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         self.last_heard = asyncio.get_running_loop().time()
         self.heartbeat: asyncio.Task[None] | None = None
         self.account_group: str | None = None
-        await super().websocket_connect(message)
+        # A database outage during the handshake (the token lookup marks the scope) or
+        # during connect is refused as `unavailable`. Every database read of a connect
+        # comes before its accept, and refusing (rather than letting Daphne drop the
+        # handshake with a traceback) keeps the consumer alive, so the client's close
+        # runs the normal clean-up of whatever connect had joined.
+        if not self.scope.get("unavailable"):
+            try:
+                await super().websocket_connect(message)
+                return
+            except DatabaseError as exc:
+                log.warning("websocket %s refused: database unavailable (%r)",
+                            self.scope.get("path"), exc)
+        await self.refuse("unavailable", "The service is briefly unavailable; reconnect.",
+                          CLOSE_UNAVAILABLE)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its `aclose_old_connections()` before every message.
@@ -211,11 +225,14 @@ class GameConsumer(BaseConsumer):
     gap from the database, holding back newer messages while it does.
     """
 
+    # Class defaults: `disconnect` also runs for a socket refused before `connect`.
+    joined = False
+    filling: asyncio.Task[None] | None = None
+    answering = False  # a `sync` is being read: live messages wait behind its answer
+
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.seat: int | None = None
-        self.joined = False
-        self.filling: asyncio.Task[None] | None = None
         # Messages that arrive before our hello went out, or during a gap fill, wait here.
         self.ready = False
         self.held: list[tuple[dict[str, Any], fanout.Frames]] = []
@@ -324,21 +341,31 @@ class GameConsumer(BaseConsumer):
             await self.send_json({"type": "ack", "ref": ref, "ply": ply_after})
 
     async def _send_sync(self, after: int) -> None:
-        found = await off_loop(_sync)(self.game_id, after)
-        if found is None:
-            await self.send_json(error_frame("not_found", f"No game {self.game_id}."))
-            return
-        events, game = found
-        game["presence"] = self.presence
-        if events:
-            self.last_ply = max(self.last_ply, events[-1]["ply"])
-        await self.send_json({"type": "events", "events": events, "game": game})
+        """Answer a `sync`. Events committed while it reads are held and sent after the
+        answer (those it already holds are dropped): sent before it, they would reach a
+        client that is still behind, which drops them as a gap, and then an answer read
+        before they committed, so the client would never get them."""
+        self.answering = True
+        try:
+            found = await off_loop(_sync)(self.game_id, after)
+            if found is None:
+                await self.send_json(error_frame("not_found", f"No game {self.game_id}."))
+                return
+            events, game = found
+            game["presence"] = self.presence
+            if events:
+                self.last_ply = max(self.last_ply, events[-1]["ply"])
+            await self.send_json({"type": "events", "events": events, "game": game})
+        finally:
+            self.answering = False
+            if self.filling is None:
+                await self._release_held()
 
     # -- messages from the fan-out -------------------------------------------------------
 
     async def hub_message(self, message: dict[str, Any], frames: fanout.Frames) -> None:
         kind = message["type"]
-        if self.filling is not None or not self.ready:
+        if self.filling is not None or not self.ready or self.answering:
             self.held.append((message, frames))
         elif kind == "game.events":
             await self._events(message, frames)
@@ -435,8 +462,9 @@ class LobbyConsumer(BaseConsumer):
 class MeConsumer(BaseConsumer):
     """`/ws/me/`: notifications for the signed-in user (your turn, game started, ...)."""
 
+    topic: str | None = None  # a class default: a refused socket never set it
+
     async def connect(self) -> None:
-        self.topic: str | None = None
         if self.scope.get("auth_failed"):
             await self.refuse("authentication_failed", "Unknown or revoked token.",
                               CLOSE_UNAUTHORIZED)

@@ -3,11 +3,14 @@ and the same Daphne process serves again once it is back."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import subprocess
 import sys
 
 import pytest
+import websockets
 
 from games import engine
 from tests.faults.private_postgres import PrivatePostgres
@@ -26,6 +29,18 @@ def cluster():
                    check=True, timeout=180)
     yield pg
     pg.destroy()
+
+
+async def _refusal(ws_base: str, gid: int, token: str | None) -> tuple[str, int | None]:
+    headers = {"Origin": ws_base.replace("ws://", "http://")}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    async with websockets.connect(f"{ws_base}/ws/games/{gid}/", open_timeout=10,
+                                  additional_headers=headers) as ws:
+        frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        with pytest.raises(websockets.ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 10)
+        return frame["code"], ws.close_code
 
 
 def test_postgres_restart_mid_game(cluster, tmp_path, monkeypatch):
@@ -56,6 +71,10 @@ def test_postgres_restart_mid_game(cluster, tmp_path, monkeypatch):
         assert (status, body["code"]) == (503, "unavailable")
         status, body = http_json("GET", f"{base}/healthz")
         assert status == 503 and body["database"].startswith("error")
+        # Sockets are refused as `unavailable` (4503), whether the outage hits the
+        # handshake's token lookup or the consumer's own reads.
+        for token in (tokens[0], None):
+            assert asyncio.run(_refusal(server.ws, gid, token)) == ("unavailable", 4503)
 
         cluster.start()
         for ply in (2, 3):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from bloqueio_site.asgi import application
-from games import broadcast, fanout, realtime, services
+from games import broadcast, consumers, fanout, realtime, services
 from games.consumers import BaseConsumer
 from games.ws_protocol import MAX_FRAME_BYTES
 from tests.conftest import client_for, make_user
@@ -165,8 +166,10 @@ async def test_a_notification_that_died_with_its_writer_is_caught_up_by_the_audi
                                                     ply=0)
     finally:
         broadcast.subscribe(realtime.on_committed)
+    # Two audits, AUDIT_SECONDS apart, must both find it missing: wait for up to four.
     async with asyncio.timeout(fanout.AUDIT_SECONDS * 4):
-        frame = await receive_type(comm, "event")
+        while (frame := await comm.receive_json_from(timeout=60))["type"] != "event":
+            pass
     assert frame["event"]["ply"] == 1 and frame["game"]["ply"] == 1
     await comm.disconnect()
 
@@ -195,6 +198,34 @@ async def test_the_audit_waits_out_a_notification_still_on_its_way(four):
         assert await hub.audit(confirm=True) == []
     finally:
         broadcast.subscribe(realtime.on_committed)
+    await comm.disconnect()
+
+
+async def test_an_event_committed_while_a_sync_is_read_follows_its_answer(four, monkeypatch):
+    """The sync's read misses a move committed right after it; that move's live event
+    must come after the answer (a client still behind drops an event that leaves a gap,
+    and would then never get it), not before."""
+    gid, users = four
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    read = consumers._sync
+
+    def stale_read(game_id: int, after: int) -> Any:
+        found = read(game_id, after)  # the game at ply 0
+        services.submit_action(game_id=gid, user=users[0], action=MOVE0, ply=0)
+        time.sleep(0.5)  # its live event reaches the socket meanwhile
+        return found
+
+    monkeypatch.setattr(consumers, "_sync", stale_read)
+    await comm.send_json_to({"type": "sync", "after": 0})
+    frames = []
+    while len(frames) < 2:
+        frame = await comm.receive_json_from(timeout=5)
+        if frame["type"] in ("events", "event"):
+            frames.append(frame)
+    assert [f["type"] for f in frames] == ["events", "event"]
+    assert (frames[0]["events"], frames[0]["game"]["ply"]) == ([], 0)
+    assert frames[1]["event"]["ply"] == 1
     await comm.disconnect()
 
 
