@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Cell, Orientation
+from .common import Result
+
+__all__ = ["PlacedBarrier", "Result", "State"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +65,3 @@ class State:
             "ply": self.ply,
             "left_order": list(self.left_order),
         }
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """How a finished game ended; ``ranking[s]`` is seat s's rank (competition style)."""
-
-    winner: int | None
-    ranking: tuple[int, ...]
-    reason: str  # goal | last_standing | move_limit | stalemate
-
-    def to_json(self) -> dict[str, Any]:
-        return {"winner": self.winner, "ranking": list(self.ranking), "reason": self.reason}

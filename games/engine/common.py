@@ -1,0 +1,139 @@
+"""Values every family shares: pass and leave events, legality answers, results, and
+the strict helpers that parse untrusted JSON (booleans are not numbers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import IllegalAction, InvalidAction, brief
+
+Cell = tuple[int, int]
+LEAVE_REASONS = ("resign", "timeout", "removed")
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """The only action of a seat that has nothing else to do (recorded by the server)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "pass"}
+
+
+PASS = Pass()
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A seat leaves the game (resign, timeout or moderator removal); not a client action."""
+
+    seat: int
+    why: str = "resign"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.why, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Legality:
+    """Answer of ``Rules.is_legal``: truthy iff legal; ``reason`` says why not."""
+
+    ok: bool
+    reason: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+LEGAL = Legality(True)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a finished game ended; ``ranking[s]`` is seat s's rank (competition style).
+
+    ``scores`` (per seat) only in kinds that score, such as Blokus.
+    """
+
+    winner: int | None
+    ranking: tuple[int, ...]
+    reason: str  # goal | last_standing | blocked | move_limit | stalemate | score
+    scores: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "winner": self.winner,
+            "ranking": list(self.ranking),
+            "reason": self.reason,
+        }
+        if self.scores is not None:
+            out["scores"] = list(self.scores)
+        return out
+
+
+def competition_ranks(keys: dict[int, Any], first: int = 1) -> dict[int, int]:
+    """Competition ranks (1, 2, 2, 4) from ``first`` for seats by ascending ``keys``."""
+    return {s: first + sum(1 for t in keys if keys[t] < keys[s]) for s in keys}
+
+
+def parse_int(value: object, what: str) -> int:
+    """An int from JSON; ``True`` is refused although bool subclasses int."""
+    if type(value) is not int:
+        raise InvalidAction(f"{what} must be an integer, not {brief(value)}")
+    return value
+
+
+def parse_cell(value: object, what: str, lo: int, hi: int) -> Cell:
+    """Parse ``[r, c]`` with both coordinates in ``lo..hi`` (inclusive)."""
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise InvalidAction(f"{what} must be a list [row, col], not {brief(value)}")
+    r = parse_int(value[0], f"{what} row")
+    c = parse_int(value[1], f"{what} col")
+    if not (lo <= r <= hi and lo <= c <= hi):
+        raise InvalidAction(f"{what} [{brief(r)},{brief(c)}] is out of range {lo}..{hi}")
+    return (r, c)
+
+
+def parse_object(obj: object, keys_by_type: dict[str, set[str]]) -> tuple[str, dict[str, Any]]:
+    """Check an action object's ``type`` and exact key set; returns (type, object)."""
+    if not isinstance(obj, dict):
+        raise InvalidAction(f"an action must be a JSON object, not {brief(obj)}")
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        raise InvalidAction(f"action 'type' must be a string, not {brief(kind)}")
+    keys = keys_by_type.get(kind)
+    if keys is None:
+        raise InvalidAction(f"unknown action type {brief(kind)}")
+    extra = [k for k in obj if k not in keys]
+    if extra:
+        raise InvalidAction(f"unknown key {brief(extra[0])} in a {kind} action")
+    missing = sorted(keys.difference(obj))
+    if missing:
+        raise InvalidAction(f"a {kind} action needs {missing[0]!r}")
+    return kind, obj
+
+
+def parse_leave(obj: object, seats: int) -> Leave:
+    """Parse a server event ``{"type": "resign"|"timeout"|"removed", "seat": s}``."""
+    if not isinstance(obj, dict) or set(obj) != {"type", "seat"}:
+        raise InvalidAction(f"a leave event is {{type, seat}}, not {brief(obj)}")
+    why = obj["type"]
+    if why not in LEAVE_REASONS:
+        raise InvalidAction(f"unknown leave reason {brief(why)}")
+    seat = parse_int(obj["seat"], "seat")
+    if not 0 <= seat < seats:
+        raise InvalidAction(f"seat {seat} does not exist")
+    return Leave(seat, str(why))
+
+
+def check_leave(state: Any, seats: int, seat: object, why: str) -> int:
+    """Validate a leave request against a running state; returns the seat."""
+    if why not in LEAVE_REASONS:
+        raise IllegalAction(f"unknown reason to leave {brief(why)}")
+    if state.turn is None:
+        raise IllegalAction("game is over")
+    if type(seat) is not int or not 0 <= seat < seats:
+        raise IllegalAction(f"no seat {brief(seat)}")
+    if not state.in_game[seat]:
+        raise IllegalAction(f"seat {seat} already left")
+    return seat

@@ -1,0 +1,140 @@
+"""The one interface every game family implements (OpenSpiel's Game/State, typed).
+
+The platform (services, consumers, API, replays, ratings, clocks, bots, the page) talks
+only to these protocols: it never imports a family's module, tests ``isinstance``
+against a family's classes or names a game kind. A family lives in its own subpackage
+(``barrier/``, ``blockade/``, ``blokus/``) and registers its kinds in ``registry.py``.
+
+States are immutable values: ``apply`` and ``leave`` return new ones. Actions and
+events are frozen dataclasses with ``to_json()``; their JSON is the CONTRACT.md form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from .common import Legality, Result
+
+
+@runtime_checkable
+class ActionLike(Protocol):
+    """An action or event value: hashable, comparable, with its CONTRACT.md JSON."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class GameState(Protocol):
+    """One position of any kind. ``turn`` is the seat to move, None once it is over."""
+
+    @property
+    def turn(self) -> int | None: ...
+
+    @property
+    def ply(self) -> int: ...
+
+    @property
+    def in_game(self) -> tuple[bool, ...]: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """How a seat (or, in Blokus, a colour) is shown: name, hex colour, one-letter mark."""
+
+    name: str
+    colour: str
+    initial: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "colour": self.colour, "initial": self.initial}
+
+
+@dataclass(frozen=True, slots=True)
+class KindInfo:
+    """What the platform shows about a kind without knowing it: names, board, seats.
+
+    ``family`` picks the page's board module (``static/js/boards/<family>.js``) and the
+    server's SVG drawer; ``colours`` lists the seats' colours, or in Blokus every colour
+    with ``colour_seats`` saying which seat plays it.
+    """
+
+    kind: str
+    family: str
+    title: str
+    summary: str
+    seats: int
+    rows: int
+    cols: int
+    colours: tuple[SeatInfo, ...]
+    colour_seats: tuple[int, ...] = field(default=())
+    move_limit: int = 0
+    measure_name: str = ""  # what ``Rules.measure`` counts ("steps to goal", "score")
+    measure_higher_is_better: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "family": self.family,
+            "title": self.title,
+            "summary": self.summary,
+            "seats": self.seats,
+            "rows": self.rows,
+            "cols": self.cols,
+            "colours": [c.to_json() for c in self.colours],
+            "colour_seats": list(self.colour_seats or range(self.seats)),
+            "move_limit": self.move_limit,
+            "measure_name": self.measure_name,
+            "measure_higher_is_better": self.measure_higher_is_better,
+        }
+
+
+class Rules(Protocol):
+    """The rules of one game kind. Stateless: one shared instance per kind.
+
+    Errors: ``InvalidAction`` for input that is not an action of this kind at all,
+    ``IllegalAction`` for a well-formed action the position refuses, ``InvalidState``
+    for a malformed state (all ``EngineError``, a ``ValueError``).
+    """
+
+    kind: str
+    family: str
+    seats: int
+    max_plies: int
+    info: KindInfo
+
+    # states
+    def initial(self) -> Any: ...
+    def state_from_json(self, obj: object) -> Any: ...
+
+    # parsing untrusted input
+    def parse_action(self, obj: object) -> Any: ...
+    def parse_event(self, obj: object) -> Any: ...
+
+    # queries
+    def legal_actions(self, state: Any) -> list[Any]: ...
+    def is_legal(self, state: Any, action: object, seat: int | None = None) -> Legality: ...
+    def must_pass(self, state: Any) -> bool: ...
+    def result(self, state: Any) -> Result | None: ...
+
+    # transitions
+    def apply(self, state: Any, action: object) -> Any: ...
+    def leave(self, state: Any, seat: int, why: str = "resign") -> Any: ...
+    def apply_event(self, state: Any, event: Any) -> Any: ...
+    def replay(self, events: list[Any], start: Any = None) -> Any: ...
+
+    # text
+    def format_action(self, event: Any) -> str: ...
+    def parse_notation(self, text: str) -> Any: ...
+    def format_game(self, events: list[Any]) -> str: ...
+    def parse_game(self, text: str) -> list[Any]: ...
+    def render(self, state: Any) -> str: ...
+
+    # how a seat stands, for analysis charts, hints and bots: ``info.measure_name``
+    # says what it counts (barrier games: steps to goal; Blokus: score); None when the
+    # seat left or the number means nothing in this position
+    def measure(self, state: Any, seat: int) -> int | None: ...
