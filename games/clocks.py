@@ -23,7 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine.actions import LEAVE_REASONS
+from games.engine import LEAVE_REASONS
 from games.models import ClockHeartbeat, Game, Status
 
 FIRST_MOVE_SECONDS = 30

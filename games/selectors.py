@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from games import engine
-from games.engine.actions import LEAVE_REASONS
+from games.engine import LEAVE_REASONS
 from games.models import Event, Game, Rating, Seat
 
 
@@ -124,6 +124,6 @@ def engine_events(game_id: int, upto: int | None = None) -> list[dict[str, Any]]
     return [engine_event(action, seat) for action, seat in rows.values_list("action", "seat")]
 
 
-def state_at(game: Game, ply: int) -> engine.State:
+def state_at(game: Game, ply: int) -> engine.GameState:
     rules = engine.get(game.kind)
     return rules.replay(engine_events(game.pk, upto=ply))

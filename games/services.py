@@ -174,7 +174,7 @@ def _claim_ranked(game: Game, user_ids: Sequence[int]) -> None:
 
 
 def _append(
-    game: Game, seats: list[Seat], rules: engine.Rules, state: engine.State,
+    game: Game, seats: list[Seat], rules: engine.Rules, state: engine.GameState,
     pending: list[tuple[int, dict[str, Any]]], now: datetime | None = None,
 ) -> tuple[list[Event], dict[str, Any]]:
     """Write `pending` (already applied to reach `state`), then any forced passes.

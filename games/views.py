@@ -151,7 +151,7 @@ def _frames(game: Game) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     state = rules.initial()
     frames = []
 
-    def frame(s: engine.State) -> dict[str, Any]:
+    def frame(s: engine.GameState) -> dict[str, Any]:
         j = s.to_json()
         return {"turn": j["turn"], "pawns": j["pawns"], "barriers_left": j["barriers_left"],
                 "in_game": j["in_game"], "nb": len(j["barriers"])}

@@ -9,21 +9,26 @@
 
 from __future__ import annotations
 
-from .actions import PASS, Action, Barrier, Event, Leave, Legality, Move, Pass
+from .actions import Action, Barrier, Event, Move
+from .common import LEAVE_REASONS, PASS, Leave, Legality, Pass, Result
 from .errors import EngineError, IllegalAction, InvalidAction, InvalidState, UnknownKind
-from .registry import KINDS, Rules, get
-from .state import PlacedBarrier, Result, State
+from .protocol import GameState, KindInfo, Rules, SeatInfo
+from .registry import KINDS, get
+from .state import PlacedBarrier, State
 
 __all__ = [
     "KINDS",
+    "LEAVE_REASONS",
     "PASS",
     "Action",
     "Barrier",
     "EngineError",
     "Event",
+    "GameState",
     "IllegalAction",
     "InvalidAction",
     "InvalidState",
+    "KindInfo",
     "Leave",
     "Legality",
     "Move",
@@ -31,6 +36,7 @@ __all__ = [
     "PlacedBarrier",
     "Result",
     "Rules",
+    "SeatInfo",
     "State",
     "UnknownKind",
     "get",

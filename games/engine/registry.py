@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from .barrier import Geometry, SeatSpec
 from .errors import UnknownKind
+from .protocol import Rules
 from .rules import BarrierRules
-
-Rules = BarrierRules
 
 _RED = SeatSpec((1, 5), 0, 10, "R", "#ef4444")
 _BLUE = SeatSpec((5, 9), 1, 0, "B", "#3b82f6")
@@ -20,7 +19,7 @@ _Q = (
     SeatSpec((4, 8), 1, 0, "3", ""),
 )
 
-_RULES: dict[str, Rules] = {
+_RULES: dict[str, BarrierRules] = {
     "bloqueio": BarrierRules("bloqueio", Geometry(11, 1, (_RED, _BLUE, _GREEN, _YELLOW)), 6),
     "bloqueio2": BarrierRules("bloqueio2", Geometry(11, 1, (_RED, _GREEN)), 12),
     "quoridor": BarrierRules("quoridor", Geometry(9, 0, _Q[:2]), 10),

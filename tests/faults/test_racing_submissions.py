@@ -150,13 +150,13 @@ async def live_socket(name: str, base: str, user: Any | None, game_id: int) -> S
 # -- the race -------------------------------------------------------------------------------
 
 
-def _game_now(game_id: int) -> tuple[int, int, engine.State]:
+def _game_now(game_id: int) -> tuple[int, int, engine.GameState]:
     game = Game.objects.get(pk=game_id)
     rules = engine.get(game.kind)
     return game.ply, game.state["turn"], rules.state_from_json(game.state)
 
 
-def _two_actions(kind: str, state: engine.State) -> tuple[dict[str, Any], dict[str, Any]]:
+def _two_actions(kind: str, state: engine.GameState) -> tuple[dict[str, Any], dict[str, Any]]:
     """Two different legal actions of the seat to move: its first move and its last
     legal action (a barrier while it has any)."""
     legal = [a.to_json() for a in engine.get(kind).legal_actions(state)]
