@@ -9,8 +9,8 @@ from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Lower
 
 from accounts.models import User
-from games import leaderboard
 from games.models import LIVE_STATUSES, QueueEntry, Seat, Status
+from games.ranked import leaderboard
 from games.selectors import iso
 
 RECENT_GAMES = 20

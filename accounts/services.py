@@ -20,8 +20,9 @@ from accounts.lockout import LOCKED_OUT, lockout_detail
 from accounts.models import User
 from accounts.signals import user_banned
 from bloqueio_site.errors import ServiceError
-from games import matchmaking, services
+from games import services
 from games.errors import AlreadyLeft, AlreadyStarted, GameOver, NotAPlayer
+from games.ranked import matchmaking
 
 log = logging.getLogger(__name__)
 

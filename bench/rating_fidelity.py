@@ -4,7 +4,7 @@
 finishing order is strength + N(0, 1) noise. Seats are random for the first 600 games,
 then drawn from players of neighbouring rating, as matchmaking does. The score is
 Kendall tau between hidden strength and the leaderboard order (all players, ordered by
-the displayed rating). Uses the site's own rating code (games/rating_model.py).
+the displayed rating). Uses the site's own rating code (games/ranked/rating_model.py).
 
     .venv/bin/python bench/rating_fidelity.py            # the site's settings, 5 seeds
     .venv/bin/python bench/rating_fidelity.py --compare  # also the stock baselines
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import rating_model as rm
+from games.ranked import rating_model as rm
 
 PLAYERS = 400
 GAMES = 3000

@@ -116,7 +116,7 @@ def timed(client, urls: list[str]) -> tuple[float, float]:
 def measure(requests: int) -> None:
     from django.test import Client
 
-    from games import leaderboard
+    from games.ranked import leaderboard
 
     rng = random.Random(7)
     client = Client()

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.consumers import BaseConsumer
-from games.ws_protocol import FrameError, decode_json, error_frame
+from games.live.consumers import BaseConsumer
+from games.live.frames import FrameError, decode_json, error_frame
 
 
 class PingConsumer(BaseConsumer):

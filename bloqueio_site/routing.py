@@ -3,7 +3,7 @@
 from django.urls import path
 
 from bloqueio_site.ping import PingConsumer
-from games.consumers import GameConsumer, LobbyConsumer, MeConsumer
+from games.live.consumers import GameConsumer, LobbyConsumer, MeConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),

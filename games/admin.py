@@ -9,8 +9,9 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from bloqueio_site.errors import ServiceError
-from games import ratings, services
+from games import services
 from games.models import Event, Game, Seat
+from games.ranked import ratings
 
 
 class SeatInline(admin.TabularInline):

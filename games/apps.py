@@ -7,7 +7,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import user_banned
-        from games import broadcast, realtime
+        from games.live import broadcast, realtime
 
         broadcast.subscribe(realtime.on_committed)
-        user_banned.connect(realtime.on_user_banned, dispatch_uid="games.realtime.banned")
+        user_banned.connect(realtime.on_user_banned, dispatch_uid="games.live.realtime.banned")

@@ -60,7 +60,7 @@ def seats_json(game: Game, seats: list[Seat] | None = None) -> list[dict[str, An
 
 def clocks_json(game: Game) -> dict[str, Any] | None:
     """The `clocks` field: remaining time per seat as of `turn_started_at`; the
-    `running` seat's clock ticks down from there to `deadline` (games/clocks.py)."""
+    `running` seat's clock ticks down from there to `deadline` (games/ranked/clocks.py)."""
     clock = game.clock
     if clock is None:
         return None

@@ -20,7 +20,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import broadcast, clocks, engine, ratings
+from games import engine
 from games.errors import (
     AlreadyLeft,
     AlreadySeated,
@@ -39,7 +39,9 @@ from games.errors import (
     SeatTaken,
     StalePly,
 )
+from games.live import broadcast
 from games.models import Event, Game, LiveRankedSeat, QueueEntry, Seat, Status
+from games.ranked import clocks, ratings
 from games.selectors import game_json, seats_with_ratings
 
 TIME_CONTROL_LIMITS = {"initial": (10, 24 * 3600), "increment": (0, 600)}

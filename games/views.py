@@ -23,8 +23,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from bloqueio_site import strict_json
 from bloqueio_site.errors import ServiceError
-from games import engine, presence, selectors, services
+from games import engine, selectors, services
 from games.board_svg import board_spec, render_svg, seat_styles
+from games.live import presence
 from games.models import Game, Seat, Status
 
 KIND_LABELS = {

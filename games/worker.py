@@ -48,7 +48,7 @@ def clear_expired_sessions() -> int:
 @register("clocks", interval=1)
 def clocks_tick() -> int:
     """Forgive downtime, flag seats out of time, abort games whose first moves never came."""
-    from games import clocks
+    from games.ranked import clocks
 
     return clocks.tick()
 
@@ -56,7 +56,7 @@ def clocks_tick() -> int:
 @register("matchmaking", interval=2)
 def matchmaking_tick() -> int:
     """Expire abandoned queue entries and form matches as rating spreads widen."""
-    from games import matchmaking
+    from games.ranked import matchmaking
 
     return matchmaking.tick()
 

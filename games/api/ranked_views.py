@@ -11,9 +11,10 @@ from rest_framework.views import APIView
 
 from accounts.selectors import active_user
 from bloqueio_site.api_schema import errors
-from games import engine, leaderboard, matchmaking
+from games import engine
 from games.api import serializers as io
 from games.errors import GameNotFound
+from games.ranked import leaderboard, matchmaking
 
 
 def _kind(kind: str) -> str:

@@ -13,9 +13,10 @@ from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from bloqueio_site.api_schema import errors
-from games import engine, presence, selectors, services
+from games import engine, selectors, services
 from games.api import serializers as io
 from games.errors import GameNotFound, InvalidRequest
+from games.live import presence
 from games.models import Game
 
 

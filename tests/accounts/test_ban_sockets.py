@@ -1,7 +1,7 @@
 """A ban closes the user's open sockets (4403 `banned`) and refuses new ones (4401).
 
 In-process against the real ASGI application and the Redis channel layer: the ban's
-after-commit signal reaches the sockets through `games.realtime` exactly as in a server.
+after-commit signal reaches the sockets through `games.live.realtime` exactly as in a server.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from django.test import Client
 from accounts import services
 from accounts.models import User
 from bloqueio_site.asgi import application
-from games.consumers import GameConsumer, LobbyConsumer, MeConsumer
-from games.ws_protocol import CLOSE_BANNED, CLOSE_UNAUTHORIZED
+from games.live.consumers import GameConsumer, LobbyConsumer, MeConsumer
+from games.live.frames import CLOSE_BANNED, CLOSE_UNAUTHORIZED
 from tests.ws_helpers import LOCAL, receive_type, seat_four, token_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,9 +13,9 @@ from rest_framework.authtoken.models import Token
 
 from accounts import services
 from accounts.models import User
-from games import matchmaking
 from games import services as games
 from games.models import Event, QueueEntry
+from games.ranked import matchmaking
 from tests.conftest import PASSWORD, client_for, make_user
 from tests.games.helpers import started_game
 

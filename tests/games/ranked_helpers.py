@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from accounts.models import User
-from games import clocks, services
+from games import services
 from games.models import Game
+from games.ranked import clocks
 
 
 def watched(start: datetime, end: datetime, step: float = 5.0) -> None:

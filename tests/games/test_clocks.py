@@ -7,9 +7,10 @@ from datetime import timedelta
 
 import pytest
 
-from games import clocks, services
+from games import services
 from games.errors import ClockPaused, FlagFell
 from games.models import Event, Game, Rating, Status
+from games.ranked import clocks
 from tests.conftest import client_for
 from tests.games.helpers import started_game
 from tests.games.ranked_helpers import watched

@@ -12,9 +12,10 @@ from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from bloqueio_site.asgi import application
-from games import broadcast, consumers, fanout, realtime, services
-from games.consumers import BaseConsumer
-from games.ws_protocol import MAX_FRAME_BYTES
+from games import services
+from games.live import broadcast, consumers, fanout, realtime
+from games.live.consumers import BaseConsumer
+from games.live.frames import MAX_FRAME_BYTES
 from tests.conftest import client_for, make_user
 from tests.ws_helpers import LOCAL, receive_type, seat_four
 

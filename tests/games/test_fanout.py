@@ -1,4 +1,4 @@
-"""games.fanout: one Redis PUBLISH per change, encoded once per process, and recovery
+"""games.live.fanout: one Redis PUBLISH per change, encoded once per process, and recovery
 when the subscription to Redis is lost (real Redis servers throughout)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games import fanout
+from games.live import fanout
 from tests.live.servers import PrivateRedis
 
 GAME = fanout.game_topic(7)

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import leaderboard
 from games.models import Rating
+from games.ranked import leaderboard
 from tests.conftest import client_for, make_user
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import matchmaking, rating_model
 from games.models import Game, LiveRankedSeat, QueueEntry, Rating, Seat, Status
+from games.ranked import matchmaking, rating_model
 from tests.conftest import client_for, make_user
 
 
@@ -167,8 +167,8 @@ def test_racing_matchers_place_each_entry_once():
 @pytest.mark.django_db
 def test_a_match_notifies_each_player_on_their_personal_socket(
         alice, bob, published, django_capture_on_commit_callbacks):
-    from games.fanout import user_topic
-    from games.realtime import _fanout_messages
+    from games.live.fanout import user_topic
+    from games.live.realtime import _fanout_messages
 
     matchmaking.join_queue(user=alice, kind="bloqueio2")
     with django_capture_on_commit_callbacks(execute=True):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import rating_model, ratings
 from games.errors import NotRanked
 from games.models import Game, Rating, RatingChange
+from games.ranked import rating_model, ratings
 from tests.conftest import client_for
 from tests.games.helpers import started_game
 from tests.games.ranked_helpers import finish_by_resignations

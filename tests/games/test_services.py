@@ -124,7 +124,7 @@ def test_rolled_back_action_is_never_broadcast(players, published):
 
 
 def test_a_failing_listener_does_not_break_the_write(players, published):
-    from games import broadcast
+    from games.live import broadcast
 
     def broken(message):
         raise ValueError("listener down")

@@ -29,9 +29,10 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from bloqueio_site.asgi import application
-from games import consumers, engine, projection, services
+from games import engine, projection, services
+from games.live import consumers
+from games.live.frames import MAX_FRAME_BYTES, TokenBucket
 from games.models import Game, Status
-from games.ws_protocol import MAX_FRAME_BYTES, TokenBucket
 from tests.conftest import make_user
 from tests.hostile.conftest import (
     BAD_LITERALS,
@@ -205,7 +206,7 @@ class Table:
     def start(self) -> None:
         """The first game, plus a spectator on a game of its own that stays open all
         along, as on any server with other live games: the process's fan-out hub
-        (games/fanout.py) then keeps a listener while games are replaced. When its last
+        (games/live/fanout.py) then keeps a listener while games are replaced. When its last
         listener leaves, Hub.leave races the hub's reader and logs a traceback; that is
         a bug of its own, not one of hostile input."""
         anchor = self.new_game()

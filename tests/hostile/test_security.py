@@ -25,9 +25,11 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from bloqueio_site.asgi import application
-from games import consumers, matchmaking, services
+from games import services
+from games.live import consumers
+from games.live.frames import CLOSE_FLOOD, FLOOD_CLOSE_AFTER, MAX_FRAME_BYTES, RATE_BURST
 from games.models import Event, Game, QueueEntry, Seat
-from games.ws_protocol import CLOSE_FLOOD, FLOOD_CLOSE_AFTER, MAX_FRAME_BYTES, RATE_BURST
+from games.ranked import matchmaking
 from tests.conftest import PASSWORD, make_user
 from tests.games.helpers import started_game
 from tests.live.servers import daphnes

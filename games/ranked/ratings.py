@@ -15,9 +15,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import rating_model
 from games.errors import GameNotFound, NotRanked
 from games.models import Game, Rating, RatingChange, Seat, Status
+from games.ranked import rating_model
 
 
 def _locked_ratings(user_ids: Iterable[int], kind: str) -> dict[int, Rating]:

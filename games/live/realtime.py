@@ -1,8 +1,8 @@
 """The bridge from committed changes to WebSocket groups.
 
-`on_committed` is registered as a `games.broadcast` listener. It runs right after the
+`on_committed` is registered as a `games.live.broadcast` listener. It runs right after the
 commit of every game write (in the writer's thread) and fans the change out through the
-game's sockets through `games.fanout` (one Redis PUBLISH, encoded once per process),
+game's sockets through `games.live.fanout` (one Redis PUBLISH, encoded once per process),
 and the lobby summary and players' personal notifications through the channel layer.
 Both only notify; clients recover anything lost from the database with `sync`.
 """
@@ -17,8 +17,8 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
-from games import fanout
-from games.broadcast import Committed
+from games.live import fanout
+from games.live.broadcast import Committed
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def lobby_summary(game: dict[str, Any]) -> dict[str, Any]:
 
 
 def _fanout_messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
-    """(topic, message) pairs for `games.fanout`: the game's sockets, then players'
+    """(topic, message) pairs for `games.live.fanout`: the game's sockets, then players'
     personal notifications (`/ws/me/`)."""
     game = change.game
     if change.events:

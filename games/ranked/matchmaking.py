@@ -20,9 +20,10 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine, rating_model, services
+from games import engine, services
 from games.errors import InRankedGame, InvalidRequest
 from games.models import LiveRankedSeat, QueueEntry, Rating
+from games.ranked import rating_model
 from games.selectors import iso
 
 QUEUE_TTL = timedelta(seconds=30)

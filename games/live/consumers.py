@@ -1,7 +1,7 @@
 """WebSocket consumers: a game (`/ws/games/{id}/`), the lobby, and personal notifications.
 
 Thin by design: they parse frames, call `games.services` (off the event loop) exactly as
-the REST views do, and relay what `games.realtime` fans out after each commit. Delivery
+the REST views do, and relay what `games.live.realtime` fans out after each commit. Delivery
 to a game's sockets is in ply order without gaps: each connection remembers the last ply
 it sent, drops duplicates, and fills any gap from the database before going on.
 """
@@ -21,10 +21,9 @@ from django.db import DatabaseError
 
 from accounts import selectors as accounts_selectors
 from bloqueio_site.errors import ServiceError
-from games import fanout, presence, selectors, services
-from games.models import Status
-from games.realtime import LOBBY_GROUP, account_group, lobby_summary
-from games.ws_protocol import (
+from games import selectors, services
+from games.live import fanout, presence
+from games.live.frames import (
     CLOSE_BANNED,
     CLOSE_FLOOD,
     CLOSE_IDLE,
@@ -38,6 +37,8 @@ from games.ws_protocol import (
     error_frame,
     ref_of,
 )
+from games.live.realtime import LOBBY_GROUP, account_group, lobby_summary
+from games.models import Status
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +221,7 @@ def _sync(game_id: int, after: int) -> tuple[list[dict[str, Any]], dict[str, Any
 class GameConsumer(BaseConsumer):
     """`/ws/games/{id}/`: a game's events in ply order, for its players and spectators.
 
-    Game messages come through `games.fanout` (encoded once per process, not per socket);
+    Game messages come through `games.live.fanout` (encoded once per process, not per socket);
     this connection keeps the last ply it sent, drops what it already has and fills any
     gap from the database, holding back newer messages while it does.
     """

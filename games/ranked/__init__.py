@@ -1,0 +1,1 @@
+"""Ranked play: clocks, matchmaking, ratings and leaderboards (docs/ranked.md)."""
