@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games import engine  # noqa: E402
+from games.engine.barrier import Action, Barrier, State  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 RULES = engine.get("bloqueio")
@@ -57,7 +58,7 @@ def midgame_positions(limit: int = 600) -> list[dict]:
 
 
 def per_position(
-    positions: list[dict], run: Callable[[engine.State], object], repeats: int
+    positions: list[dict], run: Callable[[State], object], repeats: int
 ) -> list[float]:
     """Median seconds of ``run`` per position, each run on a freshly built state."""
     out = []
@@ -78,15 +79,15 @@ def spread(values: list[float]) -> tuple[float, float, float]:
     return statistics.median(values), q[0], q[-1]
 
 
-def random_games(seconds: float, seed: int) -> tuple[int, float, int]:
+def random_games(seconds: float, seed: int, rules: engine.Rules = RULES) -> tuple[int, float, int]:
     """Uniformly random complete games (legal actions listed every ply) for ``seconds``."""
     rng = random.Random(seed)
     games = plies = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state = RULES.initial()
+        state = rules.initial()
         while state.turn is not None:
-            state = RULES.apply(state, rng.choice(RULES.legal_actions(state)))
+            state = rules.apply(state, rng.choice(rules.legal_actions(state)))
             plies += 1
         games += 1
     return games, time.perf_counter() - start, plies
@@ -118,11 +119,11 @@ def main() -> None:
     chosen = []
     for obj in positions:
         state = RULES.state_from_json(obj)
-        walls = [a for a in RULES.legal_actions(state) if isinstance(a, engine.Barrier)]
+        walls = [a for a in RULES.legal_actions(state) if isinstance(a, Barrier)]
         if walls:
             chosen.append((obj, rng.choice(walls)))
 
-    def legal_and_apply(state: engine.State, action: engine.Action) -> None:
+    def legal_and_apply(state: State, action: Action) -> None:
         assert RULES.is_legal(state, action)
         RULES.apply(state, action)
 
@@ -160,8 +161,24 @@ def main() -> None:
     )
     print(
         f"\n({total_games} random games, {total_plies / total_games:.0f} plies each on average;"
-        f" 5 batches of 3 s)"
+        f" 5 batches of 3 s)\n"
     )
+
+    for kind in ("blockade", "blockade_run"):  # no targets: figures to watch for regressions
+        rules = engine.get(kind)
+        random_games(0.5, 0, rules)  # warm-up
+        rates = []
+        plies = games = 0
+        for batch in range(3):
+            g, secs, p = random_games(1.0, batch + 1, rules)
+            rates.append(g / secs)
+            games += g
+            plies += p
+        med = statistics.median(rates)
+        print(
+            f"{'random full games, one core, ' + kind:<44} "
+            f"median {med:.0f} games/s ({plies / games:.0f} plies each; 3 batches of 1 s)"
+        )
 
 
 if __name__ == "__main__":

@@ -1,5 +1,9 @@
 """Bloqueio Online's rules engine: pure Python, no Django, no dependencies.
 
+The top level is the shared core (the ``Rules`` protocol, results, errors, notation
+helpers, the registry); each family of kinds lives in its own subpackage (``barrier/``,
+``blockade/``, ...) and is reached only through ``get(kind)`` and the protocol.
+
 >>> from games import engine
 >>> rules = engine.get("bloqueio")
 >>> state = rules.apply(rules.initial(), rules.parse_action({"type": "move", "to": [2, 5]}))
@@ -9,21 +13,16 @@
 
 from __future__ import annotations
 
-from .actions import Action, Barrier, Event, Move
 from .common import LEAVE_REASONS, PASS, Leave, Legality, Pass, Result
 from .errors import EngineError, IllegalAction, InvalidAction, InvalidState, UnknownKind
 from .protocol import GameState, KindInfo, Rules, SeatInfo
 from .registry import KINDS, get
-from .state import PlacedBarrier, State
 
 __all__ = [
     "KINDS",
     "LEAVE_REASONS",
     "PASS",
-    "Action",
-    "Barrier",
     "EngineError",
-    "Event",
     "GameState",
     "IllegalAction",
     "InvalidAction",
@@ -31,13 +30,10 @@ __all__ = [
     "KindInfo",
     "Leave",
     "Legality",
-    "Move",
     "Pass",
-    "PlacedBarrier",
     "Result",
     "Rules",
     "SeatInfo",
-    "State",
     "UnknownKind",
     "get",
 ]

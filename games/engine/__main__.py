@@ -1,4 +1,5 @@
-"""Command line: ``python -m games.engine show KIND ["<game notation>"]``.
+"""Command line: ``python -m games.engine show KIND ["<game notation>"]`` and
+``python -m games.engine kinds``.
 
 Prints the position after the given events (board, whose turn, result); exit status 2
 on a bad kind, bad notation or an illegal event, with the reason on stderr.
@@ -18,7 +19,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     show = sub.add_parser("show", help="print the position after a game in notation")
     show.add_argument("kind", help=f"one of: {', '.join(KINDS)}")
-    show.add_argument("game", nargs="*", help='events, e.g. "f2 f8 d3h resign:1"')
+    show.add_argument(
+        "game", nargs="*", help='events, e.g. "f2 f8 d3h resign:1" (bloqueio), "c2 c1" (blockade)'
+    )
     sub.add_parser("kinds", help="list the game kinds")
     args = parser.parse_args(argv)
     if args.command == "kinds":

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import IllegalAction, InvalidAction, brief
+from .errors import IllegalAction, InvalidAction, InvalidState, brief
 
 Cell = tuple[int, int]
 LEAVE_REASONS = ("resign", "timeout", "removed")
@@ -137,3 +137,61 @@ def check_leave(state: Any, seats: int, seat: object, why: str) -> int:
     if not state.in_game[seat]:
         raise IllegalAction(f"seat {seat} already left")
     return seat
+
+
+def state_int(value: object, what: str, lo: int, hi: int) -> int:
+    """An int field of state JSON in ``lo..hi``; raises ``InvalidState`` (bools refused)."""
+    if type(value) is not int:
+        raise InvalidState(f"{what} must be an integer, not {brief(value)}")
+    if not lo <= value <= hi:
+        raise InvalidState(f"{what} must be in {lo}..{hi}, not {brief(value)}")
+    return value
+
+
+def state_list(value: object, what: str, length: int | None = None) -> list[object]:
+    """A list field of state JSON, of ``length`` items if given; raises ``InvalidState``."""
+    if not isinstance(value, list):
+        raise InvalidState(f"{what} must be a list, not {brief(value)}")
+    if length is not None and len(value) != length:
+        raise InvalidState(f"{what} must have {length} items, not {len(value)}")
+    return value
+
+
+def state_cell(value: object, what: str, rows: int, cols: int) -> Cell:
+    """A ``[row, col]`` of state JSON on a ``rows`` x ``cols`` grid; raises ``InvalidState``."""
+    items = state_list(value, what, 2)
+    return (
+        state_int(items[0], f"{what} row", 0, rows - 1),
+        state_int(items[1], f"{what} col", 0, cols - 1),
+    )
+
+
+def state_keys(obj: object, keys: tuple[str, ...]) -> dict[str, Any]:
+    """A state JSON object with exactly ``keys``; raises ``InvalidState``."""
+    if not isinstance(obj, dict):
+        raise InvalidState(f"a state must be a JSON object, not {brief(obj)}")
+    for key in obj:
+        if key not in keys:
+            raise InvalidState(f"unknown state key {brief(key)}")
+    for key in keys:
+        if key not in obj:
+            raise InvalidState(f"state needs {key!r}")
+    return obj
+
+
+def state_seats(
+    in_game: object, left_order: object, seats: int
+) -> tuple[tuple[bool, ...], tuple[int, ...]]:
+    """``in_game`` and ``left_order`` of state JSON, consistent with each other."""
+    flags = state_list(in_game, "in_game", seats)
+    for v in flags:
+        if type(v) is not bool:
+            raise InvalidState(f"in_game items must be true/false, not {brief(v)}")
+    order = tuple(
+        state_int(v, "left_order item", 0, seats - 1) for v in state_list(left_order, "left_order")
+    )
+    if len(set(order)) != len(order):
+        raise InvalidState("left_order repeats a seat")
+    if set(order) != {s for s in range(seats) if not flags[s]}:
+        raise InvalidState("left_order must list exactly the seats not in the game")
+    return tuple(bool(v) for v in flags), order

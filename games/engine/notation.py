@@ -1,62 +1,53 @@
-"""Compact text notation of actions and whole games.
+"""Text notation pieces every family shares: cell names, leave events, game lines.
 
-Grammar (coordinates are the JSON ones; ``a`` is column 0, the number is the row)::
-
-    game    := event (" " event)*
-    event   := move | barrier | "pass" | leave
-    move    := col row                      e.g. "f2"   = {"type": "move", "to": [2, 5]}
-    barrier := col row ("h" | "v")          e.g. "d3h"  = barrier at [3, 3], orientation H
-    leave   := ("resign" | "timeout" | "removed") ":" seat      e.g. "resign:2"
-    col     := "a" .. "k"
-    row     := "0" | "1" .. "99" (no leading zero)
+A cell is named by its column letter (``a`` = column 0) then its row number (0 at the
+top), so ``[2, 5]`` is ``f2``: the JSON coordinates, never renumbered, so text and JSON
+never disagree. A leave event is ``resign:2``, ``timeout:0`` or ``removed:1``.
 """
 
 from __future__ import annotations
 
 import re
 
-from .actions import LEAVE_REASONS, PASS, Barrier, Event, Leave, Move, Pass
+from .common import LEAVE_REASONS, Cell, Leave
 from .errors import InvalidAction, brief
 
-_CELL = re.compile(r"([a-z])(0|[1-9][0-9]?)([hv]?)")
+CELL = r"[a-z](?:0|[1-9][0-9]?)"  # a regex piece: column letter, row without leading zero
+_CELL = re.compile(r"([a-z])(0|[1-9][0-9]?)")
 _LEAVE = re.compile(r"(resign|timeout|removed):([0-9])")
 
 
-def format_cell(cell: tuple[int, int]) -> str:
+def format_cell(cell: Cell) -> str:
+    """``(2, 5)`` -> ``"f2"``."""
     return f"{chr(ord('a') + cell[1])}{cell[0]}"
 
 
-def format_event(event: Event) -> str:
-    """One event as a token without spaces."""
-    if isinstance(event, Move):
-        return format_cell(event.to)
-    if isinstance(event, Barrier):
-        return format_cell(event.at) + event.orientation.lower()
-    if isinstance(event, Pass):
-        return "pass"
-    if isinstance(event, Leave):
-        return f"{event.why}:{event.seat}"
-    raise InvalidAction(f"not an event: {brief(event)}")
+def cell_from_name(name: str) -> Cell:
+    """``"f2"`` -> ``(2, 5)``; raises ``InvalidAction`` (range checks are the kind's)."""
+    m = _CELL.fullmatch(name)
+    if m is None:
+        raise InvalidAction(f"bad cell name {brief(name)}")
+    return (int(m.group(2)), ord(m.group(1)) - ord("a"))
 
 
-def parse_event(text: object, seats: int) -> Event:
-    """Parse one token; coordinates are range-checked later by the kind's rules."""
+def format_leave(event: Leave) -> str:
+    """``Leave(2, "timeout")`` -> ``"timeout:2"``."""
+    return f"{event.why}:{event.seat}"
+
+
+def leave_from_token(token: str, seats: int) -> Leave | None:
+    """The leave event a token names, None if it names none; a seat out of range raises."""
+    m = _LEAVE.fullmatch(token)
+    if m is None or m.group(1) not in LEAVE_REASONS:
+        return None
+    seat = int(m.group(2))
+    if seat >= seats:
+        raise InvalidAction(f"seat {seat} does not exist")
+    return Leave(seat, m.group(1))
+
+
+def token_of(text: object) -> str:
+    """One notation token from untrusted input, stripped; raises ``InvalidAction``."""
     if not isinstance(text, str):
         raise InvalidAction(f"notation must be a string, not {brief(text)}")
-    token = text.strip()
-    if token == "pass":
-        return PASS
-    m = _CELL.fullmatch(token)
-    if m:
-        col, row, orientation = m.groups()
-        cell = (int(row), ord(col) - ord("a"))
-        if orientation:
-            return Barrier(cell, "H" if orientation == "h" else "V")
-        return Move(cell)
-    m = _LEAVE.fullmatch(token)
-    if m and m.group(1) in LEAVE_REASONS:
-        seat = int(m.group(2))
-        if seat >= seats:
-            raise InvalidAction(f"seat {seat} does not exist")
-        return Leave(seat, m.group(1))
-    raise InvalidAction(f"bad notation {brief(token)}")
+    return text.strip()

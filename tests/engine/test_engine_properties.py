@@ -12,35 +12,36 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import engine
+from games.engine.barrier import Action, Barrier, Event, Move, State
 
 KINDS = ("bloqueio", "bloqueio2", "quoridor", "quoridor4")
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def random_candidates(rules: engine.Rules, rng: random.Random, n: int) -> list[engine.Action]:
+def random_candidates(rules: engine.Rules, rng: random.Random, n: int) -> list[Action]:
     """Well-formed actions, mostly not legal: any cell, any anchor, pass."""
     g = rules.geometry
-    out: list[engine.Action] = [engine.PASS]
+    out: list[Action] = [engine.PASS]
     for _ in range(n):
-        out.append(engine.Move((rng.randrange(g.grid), rng.randrange(g.grid))))
+        out.append(Move((rng.randrange(g.grid), rng.randrange(g.grid))))
         r = rng.randint(g.anchor_lo, g.anchor_hi)
         c = rng.randint(g.anchor_lo, g.anchor_hi)
-        out.append(engine.Barrier((r, c), rng.choice("HV")))  # type: ignore[arg-type]
+        out.append(Barrier((r, c), rng.choice("HV")))  # type: ignore[arg-type]
     return out
 
 
 def playout(
     rules: engine.Rules, seed: int, plies: int, leave_rate: float
-) -> tuple[engine.State, list[engine.Event], list[engine.State]]:
+) -> tuple[State, list[Event], list[State]]:
     rng = random.Random(seed)
     state = rules.initial()
-    events: list[engine.Event] = []
+    events: list[Event] = []
     states = [state]
     while state.turn is not None and len(events) < plies:
         playing = [s for s in range(rules.seats) if state.in_game[s]]
         if rng.random() < leave_rate:
             seat = rng.choice(playing)
-            event: engine.Event = engine.Leave(seat, rng.choice(["resign", "timeout", "removed"]))
+            event: Event = engine.Leave(seat, rng.choice(["resign", "timeout", "removed"]))
             state = rules.leave(state, seat, event.why)
         else:
             event = rng.choice(rules.legal_actions(state))

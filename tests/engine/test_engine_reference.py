@@ -12,6 +12,7 @@ from collections import deque
 import pytest
 
 from games import engine
+from games.engine.barrier import Barrier, Move
 
 Cell = tuple[int, int]
 DIRS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -130,17 +131,15 @@ def test_engine_matches_naive_rules_on_random_games(kind: str) -> None:
                 want_moves = naive.moves(js, seat)
                 want_barriers = naive.barriers(js, seat)
                 legal = rules.legal_actions(state)
-                got_moves = {a.to for a in legal if isinstance(a, engine.Move)}
-                got_barriers = {
-                    (a.at, a.orientation) for a in legal if isinstance(a, engine.Barrier)
-                }
+                got_moves = {a.to for a in legal if isinstance(a, Move)}
+                got_barriers = {(a.at, a.orientation) for a in legal if isinstance(a, Barrier)}
                 assert got_moves == want_moves
                 assert got_barriers == want_barriers
                 assert (legal == [engine.PASS]) == (not want_moves and not want_barriers)
                 checked += 1
             # prefer barriers early so positions get crowded with walls
             legal = rules.legal_actions(state)
-            walls = [a for a in legal if isinstance(a, engine.Barrier)]
+            walls = [a for a in legal if isinstance(a, Barrier)]
             pick = rng.choice(walls) if walls and rng.random() < 0.5 else rng.choice(legal)
             state = rules.apply(state, pick)
     assert checked > 100

@@ -11,15 +11,17 @@ from pathlib import Path
 import pytest
 
 from games import engine
+from games.engine.barrier import Barrier, Move
 
 ROOT = Path(__file__).resolve().parents[2]
 BLOQUEIO = engine.get("bloqueio")
 
 
 def test_kinds_are_registered_and_unknown_kind_is_refused() -> None:
-    assert engine.KINDS == ("bloqueio", "bloqueio2", "quoridor", "quoridor4")
-    assert [engine.get(k).seats for k in engine.KINDS] == [4, 2, 2, 4]
-    assert [engine.get(k).max_plies for k in engine.KINDS] == [400, 200, 200, 400]
+    first = ("bloqueio", "bloqueio2", "quoridor", "quoridor4", "blockade", "blockade_run")
+    assert engine.KINDS[:6] == first  # later families are appended after these
+    assert [engine.get(k).seats for k in first] == [4, 2, 2, 4, 2, 2]
+    assert [engine.get(k).max_plies for k in first] == [400, 200, 200, 400, 200, 200]
     with pytest.raises(engine.UnknownKind):
         engine.get("chess")
     assert issubclass(engine.UnknownKind, engine.EngineError)
@@ -40,7 +42,7 @@ def test_initial_state_json_matches_contract() -> None:
 
 def test_states_are_immutable_values() -> None:
     a = BLOQUEIO.initial()
-    b = BLOQUEIO.apply(a, engine.Move((2, 5)))
+    b = BLOQUEIO.apply(a, Move((2, 5)))
     assert a.ply == 0 and a.pawns[0] == (1, 5)
     assert b == BLOQUEIO.state_from_json(b.to_json())
     assert hash(b) == hash(BLOQUEIO.state_from_json(b.to_json()))
@@ -51,15 +53,13 @@ def test_states_are_immutable_values() -> None:
 def test_illegal_action_carries_a_reason() -> None:
     state = BLOQUEIO.initial()
     with pytest.raises(engine.IllegalAction) as info:
-        BLOQUEIO.apply(state, engine.Move((0, 5)))
+        BLOQUEIO.apply(state, Move((0, 5)))
     assert info.value.reason == "cell [0,5] is not enterable"
-    state = BLOQUEIO.apply(state, engine.Barrier((3, 4), "H"))
-    verdict = BLOQUEIO.is_legal(state, engine.Barrier((3, 4), "V"))
+    state = BLOQUEIO.apply(state, Barrier((3, 4), "H"))
+    verdict = BLOQUEIO.is_legal(state, Barrier((3, 4), "V"))
     assert not verdict and verdict.reason == "barrier crosses H at [3,4]"
-    assert BLOQUEIO.is_legal(state, engine.Barrier((3, 5), "H")).reason == (
-        "barrier overlaps H at [3,4]"
-    )
-    assert BLOQUEIO.is_legal(state, engine.Move((5, 8)), seat=2).reason == "not your turn"
+    assert BLOQUEIO.is_legal(state, Barrier((3, 5), "H")).reason == ("barrier overlaps H at [3,4]")
+    assert BLOQUEIO.is_legal(state, Move((5, 8)), seat=2).reason == "not your turn"
     assert BLOQUEIO.is_legal(state, engine.PASS).reason
 
 
@@ -76,12 +76,12 @@ def test_no_path_reason_names_the_seat() -> None:
             "left_order": [],
         }
     )
-    assert rules.is_legal(state, engine.Barrier((7, 0), "V")).reason == "no path for seat 0"
+    assert rules.is_legal(state, Barrier((7, 0), "V")).reason == "no path for seat 0"
 
 
 def test_parse_action_is_strict() -> None:
     ok = BLOQUEIO.parse_action({"type": "barrier", "at": [3, 4], "orientation": "H"})
-    assert ok == engine.Barrier((3, 4), "H")
+    assert ok == Barrier((3, 4), "H")
     assert ok.to_json() == {"type": "barrier", "at": [3, 4], "orientation": "H"}
     assert BLOQUEIO.parse_action({"type": "pass"}) is engine.PASS
     for junk in [
@@ -163,7 +163,7 @@ def test_leave_out_of_turn_keeps_the_turn_and_on_turn_passes_it() -> None:
     assert out.left_order == (2,) and out.in_game == (True, True, False, True)
     on = BLOQUEIO.leave(out, 0, "resign")
     assert on.turn == 1
-    after = BLOQUEIO.apply(on, engine.Move((5, 8)))
+    after = BLOQUEIO.apply(on, Move((5, 8)))
     assert after.turn == 3  # seat 2 is skipped
     with pytest.raises(engine.IllegalAction):
         BLOQUEIO.leave(after, 2, "removed")
@@ -180,10 +180,10 @@ def test_leave_out_of_turn_keeps_the_turn_and_on_turn_passes_it() -> None:
 
 
 def test_barriers_stay_when_their_seat_leaves() -> None:
-    state = BLOQUEIO.apply(BLOQUEIO.initial(), engine.Barrier((4, 4), "H"))
+    state = BLOQUEIO.apply(BLOQUEIO.initial(), Barrier((4, 4), "H"))
     state = BLOQUEIO.leave(state, 0, "resign")
     assert [b.seat for b in state.barriers] == [0]
-    assert not BLOQUEIO.is_legal(state, engine.Barrier((4, 4), "V"))
+    assert not BLOQUEIO.is_legal(state, Barrier((4, 4), "V"))
 
 
 def test_move_limit_ends_the_game_by_distance() -> None:
@@ -191,7 +191,7 @@ def test_move_limit_ends_the_game_by_distance() -> None:
     obj = rules.initial().to_json()
     obj["ply"] = 199
     state = rules.state_from_json(obj)
-    end = rules.apply(state, engine.Move((7, 4)))
+    end = rules.apply(state, Move((7, 4)))
     assert end.turn is None and rules.legal_actions(end) == []
     result = rules.result(end)
     assert result == engine.Result(None, (1, 2), "move_limit")
@@ -228,7 +228,7 @@ def test_shortest_path() -> None:
     state = BLOQUEIO.initial()
     length, path = BLOQUEIO.shortest_path(state, 0)
     assert length == 9 and path[0] == (1, 5) and path[-1][0] == 10 and len(path) == 10
-    state = BLOQUEIO.apply(state, engine.Barrier((1, 4), "H"))
+    state = BLOQUEIO.apply(state, Barrier((1, 4), "H"))
     length, path = BLOQUEIO.shortest_path(state, 0)
     assert length == 10
     assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in itertools.pairwise(path))
@@ -240,12 +240,12 @@ def test_shortest_path() -> None:
 
 def test_notation_grammar_and_round_trip() -> None:
     rules = BLOQUEIO
-    assert rules.format_action(engine.Move((2, 5))) == "f2"
-    assert rules.format_action(engine.Barrier((3, 3), "H")) == "d3h"
-    assert rules.format_action(engine.Move((10, 5))) == "f10"
+    assert rules.format_action(Move((2, 5))) == "f2"
+    assert rules.format_action(Barrier((3, 3), "H")) == "d3h"
+    assert rules.format_action(Move((10, 5))) == "f10"
     assert rules.format_action(engine.PASS) == "pass"
     assert rules.format_action(engine.Leave(2, "timeout")) == "timeout:2"
-    assert rules.parse_notation("d3v") == engine.Barrier((3, 3), "V")
+    assert rules.parse_notation("d3v") == Barrier((3, 3), "V")
     for bad in ["", "z1", "f", "f01", "a0h", "resign:9", "d3x", "F2", 7, "f2 f3"]:
         with pytest.raises(engine.InvalidAction):
             rules.parse_notation(bad)  # type: ignore[arg-type]
@@ -295,7 +295,7 @@ def test_stalemate_ends_the_game_when_nobody_can_act(monkeypatch: pytest.MonkeyP
     # A real stalemate needs a contrived jam; the end logic is what is tested here.
     rules = engine.get("quoridor")
     monkeypatch.setattr(rules, "_has_action", lambda state, seat: False)
-    end = rules.apply(rules.initial(), engine.Move((7, 4)))
+    end = rules.apply(rules.initial(), Move((7, 4)))
     assert end.turn is None and rules.legal_actions(end) == [] and not rules.must_pass(end)
     assert rules.result(end) == engine.Result(None, (1, 2), "stalemate")
     assert rules.state_from_json(end.to_json()) == end
@@ -309,5 +309,5 @@ def test_events_from_server_json() -> None:
     with pytest.raises(engine.InvalidAction):
         rules.parse_event({"type": "resign", "seat": 4})
     with pytest.raises(engine.IllegalAction, match="not your turn"):
-        rules.apply(state, engine.Move((1, 4)), seat=0)
-    assert rules.apply(state, engine.Move((1, 4)), seat=1).turn == 3
+        rules.apply(state, Move((1, 4)), seat=0)
+    assert rules.apply(state, Move((1, 4)), seat=1).turn == 3

@@ -25,8 +25,9 @@ class SeatSpec:
     start: Cell
     axis: int
     line: int
-    symbol: str
-    colour: str
+    symbol: str  # the pawn's mark in ASCII pictures
+    colour: str  # hex
+    name: str = ""  # the colour's name, shown to people
 
 
 @dataclass(frozen=True, slots=True)

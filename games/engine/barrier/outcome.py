@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .barrier import bfs_path
+from .geometry import bfs_path
 from .state import Result, State
 
 if TYPE_CHECKING:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..common import Result
 from .actions import Cell, Orientation
-from .common import Result
 
 __all__ = ["PlacedBarrier", "Result", "State"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .common import (
+from ..common import (
     LEAVE_REASONS,
     LEGAL,
     PASS,
@@ -21,7 +21,7 @@ from .common import (
     parse_leave,
     parse_object,
 )
-from .errors import InvalidAction, brief
+from ..errors import InvalidAction, brief
 
 Orientation = Literal["H", "V"]
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..common import Result
+from ..errors import IllegalAction, InvalidAction, brief
+from ..protocol import KindInfo, SeatInfo
 from . import notation, outcome, render
 from .actions import (
     LEAVE_REASONS,
@@ -27,9 +30,8 @@ from .actions import (
     parse_barrier_action,
     parse_leave,
 )
-from .barrier import AnchorInfo, Geometry
-from .errors import IllegalAction, InvalidAction, brief
-from .state import PlacedBarrier, Result, State
+from .geometry import AnchorInfo, Geometry
+from .state import PlacedBarrier, State
 from .state_json import state_from_json
 from .walls import WallLogic, fmt_cell, merge_walls
 
@@ -39,12 +41,29 @@ _LEGAL = Legality(True)
 class BarrierRules(WallLogic):
     """Rules object of one barrier-game kind; stateless, so one shared instance is fine."""
 
-    def __init__(self, kind: str, geometry: Geometry, barriers_each: int) -> None:
+    family = "barrier"
+
+    def __init__(
+        self, kind: str, geometry: Geometry, barriers_each: int, title: str, summary: str
+    ) -> None:
         self.kind = kind
         self.geometry = geometry
         self.seats = len(geometry.seats)
         self.barriers_each = barriers_each
         self.max_plies = 100 * self.seats
+        self.info = KindInfo(
+            kind=kind,
+            family=self.family,
+            title=title,
+            summary=summary,
+            seats=self.seats,
+            rows=geometry.grid,
+            cols=geometry.grid,
+            colours=tuple(SeatInfo(s.name, s.colour, s.name[:1]) for s in geometry.seats),
+            move_limit=self.max_plies,
+            measure_name="steps to goal",
+            measure_higher_is_better=False,
+        )
 
     def __repr__(self) -> str:
         return f"<Rules {self.kind}: {self.seats} seats>"
@@ -430,6 +449,10 @@ class BarrierRules(WallLogic):
     def shortest_path(self, state: State, seat: int) -> tuple[int, list[tuple[int, int]]] | None:
         """Length and one shortest path (cells from the pawn into the goal), pawns ignored."""
         return outcome.shortest_path(self, state, seat)
+
+    def measure(self, state: State, seat: int) -> int | None:
+        """Steps to goal (``distance``): fewer is better; None once the seat left."""
+        return self.distance(state, seat)
 
     def result(self, state: State) -> Result | None:
         """None while the game runs; else winner, competition ranking and reason."""

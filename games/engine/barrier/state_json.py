@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .barrier import bfs_path
-from .errors import InvalidState, brief
+from ..common import state_cell, state_keys, state_seats
+from ..common import state_int as _int
+from ..common import state_list as _list
+from ..errors import InvalidState, brief
+from .geometry import bfs_path
 from .state import PlacedBarrier, State
 
 if TYPE_CHECKING:
@@ -14,43 +17,15 @@ if TYPE_CHECKING:
 KEYS = ("turn", "pawns", "barriers", "barriers_left", "in_game", "ply", "left_order")
 
 
-def _int(value: object, what: str, lo: int, hi: int) -> int:
-    if type(value) is not int:
-        raise InvalidState(f"{what} must be an integer, not {brief(value)}")
-    if not lo <= value <= hi:
-        raise InvalidState(f"{what} must be in {lo}..{hi}, not {brief(value)}")
-    return value
-
-
-def _list(value: object, what: str, length: int | None = None) -> list[object]:
-    if not isinstance(value, list):
-        raise InvalidState(f"{what} must be a list, not {brief(value)}")
-    if length is not None and len(value) != length:
-        raise InvalidState(f"{what} must have {length} items, not {len(value)}")
-    return value
-
-
 def _cell(value: object, what: str, grid: int) -> tuple[int, int]:
-    items = _list(value, what, 2)
-    return (_int(items[0], f"{what} row", 0, grid - 1), _int(items[1], f"{what} col", 0, grid - 1))
+    return state_cell(value, what, grid, grid)
 
 
 def state_from_json(rules: BarrierRules, obj: object) -> State:
     """Validate ``obj`` field by field, then as a position; build the state."""
     g, n = rules.geometry, rules.seats
-    if not isinstance(obj, dict):
-        raise InvalidState(f"a state must be a JSON object, not {brief(obj)}")
-    for key in obj:
-        if key not in KEYS:
-            raise InvalidState(f"unknown state key {brief(key)}")
-    for key in KEYS:
-        if key not in obj:
-            raise InvalidState(f"state needs {key!r}")
-    in_game_raw = _list(obj["in_game"], "in_game", n)
-    for v in in_game_raw:
-        if type(v) is not bool:
-            raise InvalidState(f"in_game items must be true/false, not {brief(v)}")
-    in_game = tuple(bool(v) for v in in_game_raw)
+    obj = state_keys(obj, KEYS)
+    in_game, left_order = state_seats(obj["in_game"], obj["left_order"], n)
     ply = _int(obj["ply"], "ply", 0, rules.max_plies)
     turn_raw = obj["turn"]
     turn = None if turn_raw is None else _int(turn_raw, "turn", 0, n - 1)
@@ -69,12 +44,6 @@ def state_from_json(rules: BarrierRules, obj: object) -> State:
         if cell in pawns:
             raise InvalidState(f"two pawns on {list(cell)}")
         pawns.append(cell)
-    left_raw = _list(obj["left_order"], "left_order")
-    left_order = tuple(_int(v, "left_order item", 0, n - 1) for v in left_raw)
-    if len(set(left_order)) != len(left_order):
-        raise InvalidState("left_order repeats a seat")
-    if set(left_order) != {s for s in range(n) if not in_game[s]}:
-        raise InvalidState("left_order must list exactly the seats not in the game")
     barriers_left = tuple(
         _int(v, "barriers_left item", 0, rules.barriers_each)
         for v in _list(obj["barriers_left"], "barriers_left", n)

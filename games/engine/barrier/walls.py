@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from ..errors import brief
 from .actions import Barrier
-from .barrier import AnchorInfo, Geometry, bfs_path, crossings, reaches
-from .errors import brief
+from .geometry import AnchorInfo, Geometry, bfs_path, crossings, reaches
 from .state import State
 
 PathInfo = tuple[int, int, int, int]  # pawn bit, target mask, down-crossings, right-crossings

@@ -1,0 +1,23 @@
+"""The barrier-race family: bloqueio, bloqueio2, quoridor, quoridor4 (RULES.md 1-2).
+
+Pawns race to a goal side while barriers, which may never seal anyone's path, slow
+them down. ``RULES`` maps each kind to its shared, stateless rules object.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, Barrier, Event, Move
+from .kinds import RULES
+from .rules import BarrierRules
+from .state import PlacedBarrier, State
+
+__all__ = [
+    "RULES",
+    "Action",
+    "Barrier",
+    "BarrierRules",
+    "Event",
+    "Move",
+    "PlacedBarrier",
+    "State",
+]

@@ -1,0 +1,50 @@
+"""The barrier kinds (RULES.md sections 1 and 2): seats, boards and barrier counts."""
+
+from __future__ import annotations
+
+from .geometry import Geometry, SeatSpec
+from .rules import BarrierRules
+
+# Seat colours of RULES.md section 1; Quoridor's seats use the same four in seat order.
+_RED = SeatSpec((1, 5), 0, 10, "R", "#ef4444", "Red")
+_BLUE = SeatSpec((5, 9), 1, 0, "B", "#3b82f6", "Blue")
+_GREEN = SeatSpec((9, 5), 0, 0, "G", "#22c55e", "Green")
+_YELLOW = SeatSpec((5, 1), 1, 10, "Y", "#f59e0b", "Yellow")
+
+_Q = (
+    SeatSpec((8, 4), 0, 0, "0", "#ef4444", "Red"),
+    SeatSpec((0, 4), 0, 8, "1", "#3b82f6", "Blue"),
+    SeatSpec((4, 0), 1, 8, "2", "#22c55e", "Green"),
+    SeatSpec((4, 8), 1, 0, "3", "#f59e0b", "Yellow"),
+)
+
+RULES: dict[str, BarrierRules] = {
+    "bloqueio": BarrierRules(
+        "bloqueio",
+        Geometry(11, 1, (_RED, _BLUE, _GREEN, _YELLOW)),
+        6,
+        "Bloqueio",
+        "Four pawns race across a 9x9 board into their goal zones; 6 barriers each.",
+    ),
+    "bloqueio2": BarrierRules(
+        "bloqueio2",
+        Geometry(11, 1, (_RED, _GREEN)),
+        12,
+        "Bloqueio (2 players)",
+        "Two pawns race to the opposite goal zone; 12 barriers each.",
+    ),
+    "quoridor": BarrierRules(
+        "quoridor",
+        Geometry(9, 0, _Q[:2]),
+        10,
+        "Quoridor",
+        "Reach the far row of a 9x9 board first; 10 walls each, never seal a path.",
+    ),
+    "quoridor4": BarrierRules(
+        "quoridor4",
+        Geometry(9, 0, _Q),
+        5,
+        "Quoridor (4 players)",
+        "Four pawns race to the opposite sides of a 9x9 board; 5 walls each.",
+    ),
+}

@@ -1,0 +1,30 @@
+"""The blockade family on a 5x5 grid: ``blockade`` and ``blockade_run`` (RULES.md 3-4).
+
+Two seats; a seat with no legal action on its turn loses (``blocked``), so nobody ever
+passes. ``RULES`` maps each kind to its shared, stateless rules object.
+"""
+
+from __future__ import annotations
+
+from .actions import Place, Run
+from .base import BlockadeFamilyRules
+from .place import BlockadeRules
+from .run import BlockadeRunRules
+from .state import LastMove, PlaceState, RunState
+
+RULES: dict[str, BlockadeFamilyRules] = {
+    "blockade": BlockadeRules(),
+    "blockade_run": BlockadeRunRules(),
+}
+
+__all__ = [
+    "RULES",
+    "BlockadeFamilyRules",
+    "BlockadeRules",
+    "BlockadeRunRules",
+    "LastMove",
+    "Place",
+    "PlaceState",
+    "Run",
+    "RunState",
+]

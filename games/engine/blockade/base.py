@@ -1,0 +1,261 @@
+"""What both blockade kinds share: two seats, turn passing, leaving, results, text glue.
+
+In these kinds a seat with no legal action on its turn loses (``blocked``), so ``pass``
+is never legal and ``must_pass`` is always False. The kind-specific parts (legality,
+applying an action, the picture, the notation of an action) are the subclass's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from ..common import LEAVE_REASONS, Leave, Legality, Pass, Result, check_leave, parse_leave
+from ..errors import IllegalAction, InvalidAction
+from ..notation import format_leave, leave_from_token, token_of
+from ..protocol import KindInfo
+from .state import LastMove
+
+
+class FamilyState(Protocol):
+    """What the shared logic reads of a ``PlaceState`` or ``RunState``."""
+
+    @property
+    def turn(self) -> int | None: ...
+    @property
+    def last(self) -> LastMove | None: ...
+    @property
+    def in_game(self) -> tuple[bool, ...]: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def left_order(self) -> tuple[int, ...]: ...
+
+
+S = TypeVar("S", bound=FamilyState)  # the kind's state class
+A = TypeVar("A")  # the kind's action class (not Pass)
+
+NEVER_PASS = Legality(False, "pass is never legal here: a seat that cannot act loses")
+
+
+class BlockadeFamilyRules(Generic[S, A]):
+    """Base of ``BlockadeRules`` and ``BlockadeRunRules``; stateless, one per kind."""
+
+    family = "blockade"
+    seats = 2
+    max_plies = 100 * seats
+    kind: ClassVar[str]
+    info: ClassVar[KindInfo]
+    action_type: ClassVar[type]
+
+    def __repr__(self) -> str:
+        return f"<Rules {self.kind}: {self.seats} seats>"
+
+    # -- hooks of the kind ------------------------------------------------------------
+
+    def initial(self) -> S:
+        raise NotImplementedError
+
+    def parse_action(self, obj: object) -> A | Pass:
+        raise NotImplementedError
+
+    def can_act(self, state: S, seat: int) -> bool:
+        """Whether ``seat`` would have a legal action if it were to move now."""
+        raise NotImplementedError
+
+    def goal_winner(self, state: S) -> int | None:
+        """The seat whose pawn stands in its goal, if any."""
+        return None
+
+    def _check(self, state: S, action: A, turn: int) -> Legality:
+        raise NotImplementedError
+
+    def _play(self, state: S, action: A, turn: int) -> S:
+        """The state after a checked action by ``turn``; its own turn left None (``_settle``
+        decides it)."""
+        raise NotImplementedError
+
+    def _vacate(self, state: S, seat: int) -> dict[str, Any]:
+        """Fields that change when ``seat`` leaves (besides turn, in_game, ply, left_order)."""
+        return {}
+
+    def format_action(self, event: A | Pass | Leave) -> str:
+        raise NotImplementedError
+
+    def _parse_token(self, token: str) -> A:
+        raise NotImplementedError
+
+    # -- shared -----------------------------------------------------------------------
+
+    def mover(self, state: S) -> int:
+        """The seat to move, or that would be to move once the game is over."""
+        if state.turn is not None:
+            return state.turn
+        return 0 if state.last is None else 1 - state.last.seat
+
+    def parse_event(self, obj: object) -> A | Pass | Leave:
+        """Server-side event JSON: an action, or ``{"type": "resign", "seat": s}`` etc."""
+        if isinstance(obj, dict) and obj.get("type") in LEAVE_REASONS:
+            return parse_leave(obj, self.seats)
+        return self.parse_action(obj)
+
+    def _coerce(self, action: object) -> A | Pass:
+        if isinstance(action, (self.action_type, Pass)):
+            return action
+        if isinstance(action, Leave):
+            raise InvalidAction("leaving is not an action: use Rules.leave()")
+        return self.parse_action(action)
+
+    def must_pass(self, state: S) -> bool:
+        """Always False: a seat that cannot act loses instead (RULES.md section 6)."""
+        return False
+
+    def is_legal(self, state: S, action: object, seat: int | None = None) -> Legality:
+        """Whether the seat to move (or ``seat``, if given) may play ``action`` now."""
+        action = self._coerce(action)
+        turn = state.turn
+        if turn is None:
+            return Legality(False, "game is over")
+        if seat is not None and seat != turn:
+            return Legality(False, "not your turn")
+        if isinstance(action, Pass):
+            return NEVER_PASS
+        return self._check(state, action, turn)
+
+    def apply(self, state: S, action: object, seat: int | None = None) -> S:
+        """The state after ``action``; raises ``IllegalAction`` (input never mutated)."""
+        action = self._coerce(action)
+        legality = self.is_legal(state, action, seat)
+        if not legality:
+            raise IllegalAction(legality.reason or "illegal")
+        turn = state.turn
+        assert turn is not None and not isinstance(action, Pass)
+        return self._settle(self._play(state, action, turn), turn)
+
+    def _settle(self, new: S, mover: int) -> S:
+        """Hand the turn on, or end the game (goal, last standing, blocked, move limit)."""
+        nxt = self._next_seat(new.in_game, mover)
+        if (
+            nxt is None
+            or self.goal_winner(new) is not None
+            or new.ply >= self.max_plies
+            or not self.can_act(new, nxt)
+        ):
+            return dataclasses.replace(new, turn=None)
+        return dataclasses.replace(new, turn=nxt)
+
+    def _next_seat(self, in_game: tuple[bool, ...], after: int) -> int | None:
+        if sum(in_game) <= 1:
+            return None
+        seat = after
+        while True:
+            seat = (seat + 1) % self.seats
+            if in_game[seat]:
+                return seat
+
+    def leave(self, state: S, seat: int, why: str = "resign") -> S:
+        """``seat`` resigns, times out or is removed; with two seats the game ends."""
+        seat = check_leave(state, self.seats, seat, why)
+        in_game = tuple(False if s == seat else v for s, v in enumerate(state.in_game))
+        if sum(in_game) <= 1 or state.ply + 1 >= self.max_plies:
+            turn = None
+        elif seat != state.turn:
+            turn = state.turn
+        else:
+            turn = self._next_seat(in_game, seat)
+        return dataclasses.replace(
+            state,
+            turn=turn,
+            in_game=in_game,
+            ply=state.ply + 1,
+            left_order=(*state.left_order, seat),
+            **self._vacate(state, seat),
+        )
+
+    def apply_event(self, state: S, event: object) -> S:
+        """Apply an action or a ``Leave`` (or their JSON, see ``parse_event``)."""
+        if isinstance(event, dict):
+            event = self.parse_event(event)
+        if isinstance(event, Leave):
+            return self.leave(state, event.seat, event.why)
+        return self.apply(state, event)
+
+    def replay(self, events: list[Any], start: S | None = None) -> S:
+        """The state after ``events`` (objects or JSON) from ``start`` or the initial one."""
+        state = self.initial() if start is None else start
+        for event in events:
+            state = self.apply_event(state, event)
+        return state
+
+    def result(self, state: S) -> Result | None:
+        """None while the game runs; else winner, ranking and reason (RULES.md 6 order)."""
+        if state.turn is not None:
+            return None
+        playing = [s for s in range(self.seats) if state.in_game[s]]
+        winner = self.goal_winner(state)
+        if winner is not None:
+            reason = "goal"
+        elif len(playing) == 1:
+            winner, reason = playing[0], "last_standing"
+        elif not self.can_act(state, self.mover(state)):
+            winner, reason = 1 - self.mover(state), "blocked"
+        else:
+            reason = "move_limit"  # nobody won: every seat still in the game shares rank 1
+        ranking = [0] * self.seats
+        place = 1
+        if winner is not None:
+            ranking[winner] = 1
+            place = 2
+        rest = [s for s in playing if s != winner]
+        for s in rest:
+            ranking[s] = place
+        place += len(rest)
+        for s in reversed(state.left_order):
+            ranking[s] = place
+            place += 1
+        return Result(winner, tuple(ranking), reason)
+
+    # -- text -------------------------------------------------------------------------
+
+    def _format_common(self, event: object) -> str | None:
+        if isinstance(event, Pass):
+            return "pass"
+        if isinstance(event, Leave):
+            return format_leave(event)
+        return None
+
+    def parse_notation(self, text: str) -> A | Pass | Leave:
+        """Inverse of ``format_action``; raises ``InvalidAction``."""
+        token = token_of(text)
+        leave = leave_from_token(token, self.seats)
+        if leave is not None:
+            return leave
+        if token == "pass":
+            return self.parse_action({"type": "pass"})
+        return self.parse_action(self._parse_token(token).to_json())  # the kind's range checks
+
+    def format_game(self, events: list[Any]) -> str:
+        """A whole game (actions and leaves) on one line."""
+        return " ".join(self.format_action(e) for e in events)
+
+    def parse_game(self, text: str) -> list[A | Pass | Leave]:
+        """Inverse of ``format_game``: the events, in order (not yet checked for legality)."""
+        return [self.parse_notation(token) for token in text.split()]
+
+    def status(self, state: S) -> list[str]:
+        """The lines under a picture: ply, whose turn or how it ended."""
+        marks = self.info.colours
+
+        def name(seat: int) -> str:
+            return f"seat {seat} ({marks[seat].initial})"
+
+        lines = [f"{self.kind}  ply {state.ply}/{self.max_plies}"]
+        if state.left_order:
+            lines.append("left the game: " + ", ".join(name(s) for s in state.left_order))
+        result = self.result(state)
+        if result is None:
+            lines.append(f"to move: {name(self.mover(state))}")
+        else:
+            who = "no winner" if result.winner is None else f"winner {name(result.winner)}"
+            lines.append(f"game over ({result.reason}): {who}; ranking {list(result.ranking)}")
+        return lines

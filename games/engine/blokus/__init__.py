@@ -1,0 +1,64 @@
+"""Blokus (classic 4 colours, classic for 2 seats, Duo): a pure-Python rules engine.
+
+``RULES`` maps each kind to its rules object (the ``Rules`` protocol of protocol.py);
+the registry adds them with one import. No Django here.
+
+>>> from games.engine.blokus import RULES
+>>> rules = RULES["blokus"]
+>>> state = rules.apply(rules.initial(), {"type": "place", "piece": "I1", "cells": [[0, 0]]})
+>>> state.turn, state.colour, len(rules.legal_actions(state))
+(1, 1, 58)
+"""
+
+from __future__ import annotations
+
+from ..protocol import SeatInfo
+from .actions import Place
+from .geometry import Geometry
+from .rules import BlokusRules
+from .state import State
+
+BLUE = SeatInfo("blue", "#3b82f6", "B")
+YELLOW = SeatInfo("yellow", "#f59e0b", "Y")
+RED = SeatInfo("red", "#ef4444", "R")
+GREEN = SeatInfo("green", "#22c55e", "G")
+# Duo: the purple and orange of the original Blokus Duo box.
+PURPLE = SeatInfo("purple", "#8b5cf6", "P")
+ORANGE = SeatInfo("orange", "#f97316", "O")
+
+_CLASSIC = Geometry(20, ((0, 0), (0, 19), (19, 19), (19, 0)))
+_DUO = Geometry(14, ((4, 4), (9, 9)))
+_FOUR = (BLUE, YELLOW, RED, GREEN)
+
+RULES: dict[str, BlokusRules] = {
+    "blokus": BlokusRules(
+        "blokus",
+        "Blokus",
+        "Four colours fit their 21 pieces on a 20x20 board, each touching its own "
+        "only corner to corner.",
+        _CLASSIC,
+        _FOUR,
+        (0, 1, 2, 3),
+        "corner",
+    ),
+    "blokus2": BlokusRules(
+        "blokus2",
+        "Blokus (2 players)",
+        "Classic Blokus for two: each player plays two colours (blue and red, yellow and green).",
+        _CLASSIC,
+        _FOUR,
+        (0, 1, 0, 1),
+        "corner",
+    ),
+    "blokus_duo": BlokusRules(
+        "blokus_duo",
+        "Blokus Duo",
+        "Two colours on a 14x14 board, starting from [4,4] and [9,9]; most squares placed wins.",
+        _DUO,
+        (PURPLE, ORANGE),
+        (0, 1),
+        "start square",
+    ),
+}
+
+__all__ = ["RULES", "BlokusRules", "Geometry", "Place", "State"]

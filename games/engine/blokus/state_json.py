@@ -1,0 +1,157 @@
+"""Strict reading of Blokus state JSON: anything malformed or impossible is ``InvalidState``.
+
+Beyond shapes and types it checks what can be checked cheaply: each colour's squares
+on the board match the pieces gone from its hand, a colour that placed anything covers
+its start square, ``last_piece`` agrees with the hand, and ``turn``/``colour`` agree
+with whether the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import InvalidState, brief
+from .pieces import COUNT, FULL_HAND, INDEX, TOTAL_SQUARES, hand_squares
+from .state import State
+
+if TYPE_CHECKING:
+    from .rules import BlokusRules
+
+KEYS = ("turn", "colour", "board", "hands", "out", "last_piece", "in_game", "ply", "left_order")
+
+
+def _int(value: object, what: str, lo: int, hi: int) -> int:
+    if type(value) is not int:
+        raise InvalidState(f"{what} must be an integer, not {brief(value)}")
+    if not lo <= value <= hi:
+        raise InvalidState(f"{what} must be in {lo}..{hi}, not {brief(value)}")
+    return value
+
+
+def _list(value: object, what: str, length: int | None = None) -> list[object]:
+    if not isinstance(value, list):
+        raise InvalidState(f"{what} must be a list, not {brief(value)}")
+    if length is not None and len(value) != length:
+        raise InvalidState(f"{what} must have {length} items, not {len(value)}")
+    return value
+
+
+def _bools(value: object, what: str, length: int) -> tuple[bool, ...]:
+    items = _list(value, what, length)
+    for v in items:
+        if type(v) is not bool:
+            raise InvalidState(f"{what} items must be true/false, not {brief(v)}")
+    return tuple(bool(v) for v in items)
+
+
+def _piece(value: object, what: str) -> int:
+    if not isinstance(value, str) or value not in INDEX:
+        raise InvalidState(f"{what}: unknown piece {brief(value)}")
+    return INDEX[value]
+
+
+def _hand(value: object, colour: int) -> int:
+    hand = 0
+    last = -1
+    for name in _list(value, f"hand of colour {colour}", None):
+        p = _piece(name, f"hand of colour {colour}")
+        if p <= last:
+            raise InvalidState(f"hand of colour {colour} must list pieces once, in canonical order")
+        hand |= 1 << p
+        last = p
+    return hand
+
+
+def _board(rules: BlokusRules, value: object) -> list[int]:
+    geo = rules.geo
+    n = rules.ncolours
+    occ = [0] * n
+    for r, row in enumerate(_list(value, "board", geo.size)):
+        for c, v in enumerate(_list(row, f"board row {r}", geo.size)):
+            if v is None:
+                continue
+            colour = _int(v, f"board [{r},{c}]", 0, n - 1)
+            occ[colour] |= 1 << geo.bit(r, c)
+    return occ
+
+
+def state_from_json(rules: BlokusRules, obj: object) -> State:
+    """Validate ``obj`` field by field, then as a position; build the state."""
+    n, seats, geo = rules.ncolours, rules.seats, rules.geo
+    if not isinstance(obj, dict):
+        raise InvalidState(f"a state must be a JSON object, not {brief(obj)}")
+    for key in obj:
+        if key not in KEYS:
+            raise InvalidState(f"unknown state key {brief(key)}")
+    for key in KEYS:
+        if key not in obj:
+            raise InvalidState(f"state needs {key!r}")
+    in_game = _bools(obj["in_game"], "in_game", seats)
+    out = _bools(obj["out"], "out", n)
+    ply = _int(obj["ply"], "ply", 0, rules.max_plies)
+    turn = None if obj["turn"] is None else _int(obj["turn"], "turn", 0, seats - 1)
+    colour = None if obj["colour"] is None else _int(obj["colour"], "colour", 0, n - 1)
+    left_order = tuple(
+        _int(v, "left_order item", 0, seats - 1) for v in _list(obj["left_order"], "left_order")
+    )
+    if len(set(left_order)) != len(left_order):
+        raise InvalidState("left_order repeats a seat")
+    if set(left_order) != {s for s in range(seats) if not in_game[s]}:
+        raise InvalidState("left_order must list exactly the seats not in the game")
+    if not any(in_game):
+        raise InvalidState("no seat is in the game")
+    hand = tuple(_hand(h, c) for c, h in enumerate(_list(obj["hands"], "hands", n)))
+    last_piece: list[str | None] = []
+    for c, raw in enumerate(_list(obj["last_piece"], "last_piece", n)):
+        if raw is None:
+            if hand[c] != FULL_HAND:
+                raise InvalidState(f"colour {c} has placed pieces, so last_piece is needed")
+            last_piece.append(None)
+            continue
+        p = _piece(raw, f"last_piece of colour {c}")
+        if (hand[c] >> p) & 1:
+            raise InvalidState(f"last_piece of colour {c} ({raw}) is still in its hand")
+        last_piece.append(str(raw))
+    occ = _board(rules, obj["board"])
+    placed = 0
+    for c in range(n):
+        on_board = occ[c].bit_count()
+        expected = TOTAL_SQUARES - hand_squares(hand[c])
+        if on_board != expected:
+            raise InvalidState(
+                f"colour {c} covers {on_board} squares but has placed pieces of {expected}"
+            )
+        if occ[c] and not occ[c] & geo.start_bits[c]:
+            raise InvalidState(f"colour {c} has pieces down but not on its start square")
+        if out[c] and not hand[c]:
+            raise InvalidState(f"colour {c} placed every piece, so it cannot be out")
+        placed += COUNT - hand[c].bit_count()
+    if ply < placed + sum(out) + len(left_order):
+        raise InvalidState("ply is smaller than the events the state records")
+    able = [rules.able(c, hand, out, in_game) for c in range(n)]
+    ended = sum(in_game) <= 1 or ply >= rules.max_plies or not any(able)
+    if (turn is None) != (colour is None):
+        raise InvalidState("turn and colour must both be null (game over) or both set")
+    if colour is None:
+        if not ended:
+            raise InvalidState("turn is null but the game is not over")
+    else:
+        if ended:
+            raise InvalidState("the game is over, so turn and colour must be null")
+        if turn != rules.colour_seats[colour]:
+            raise InvalidState(f"colour {colour} belongs to seat {rules.colour_seats[colour]}")
+        if not able[colour]:
+            raise InvalidState(f"colour {colour} cannot take a turn (out, done or left)")
+    return State(
+        rules.kind,
+        turn,
+        colour,
+        tuple(occ),
+        hand,
+        out,
+        tuple(last_piece),
+        in_game,
+        ply,
+        left_order,
+        geo,
+    )
