@@ -7,4 +7,4 @@ RUN pip install --no-cache-dir -e .
 COPY . .
 RUN DJANGO_ENV=development python manage.py collectstatic --noinput -v 0
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "bloqueio_site.asgi:application"]
+CMD ["python", "-m", "bloqueio_site.serve", "0.0.0.0", "8000"]

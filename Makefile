@@ -29,7 +29,7 @@ run: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v 0
 	@echo "Bloqueio Online is starting at http://$(HOST):$(PORT)/"
-	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) bloqueio_site.asgi:application
+	exec $(PY) -m bloqueio_site.serve $(HOST) $(PORT)
 
 test: $(VENV)/.installed-test
 	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" \

@@ -39,13 +39,6 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings() -> None:
-    # Persistent connections opened by executor threads (async consumers/views) would
-    # outlive the test database and block its teardown; tests close them after use.
-    settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
-
-
-@pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
     """pytest-django's test database, with one more step before it is dropped.
 

@@ -1,22 +1,45 @@
-"""Registration form for the custom user model (case-insensitive usernames)."""
+"""Registration form: fields and their checks that need no database.
+
+The username's availability and the password rules are checked by
+`accounts.services.register_user`, the one sign-up path for the page and the API
+(which hashes before it queries, see there); its field errors land on this form.
+"""
 
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth import password_validation
 
 from accounts.models import User
 
 
-class RegisterForm(UserCreationForm):
+class RegisterForm(forms.Form):
+    username = forms.CharField(
+        max_length=User._meta.get_field("username").max_length,
+        help_text="Letters, digits and @/./+/-/_ only.",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
+    )
     email = forms.EmailField(required=False, help_text="Optional; only for password resets.")
+    password1 = forms.CharField(
+        label="Password", strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Password confirmation", strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text="Enter the same password as before, for verification.",
+    )
 
-    class Meta(UserCreationForm.Meta):
-        model = User
-        fields = ("username", "email")
+    def clean_password2(self) -> str:
+        first, second = self.cleaned_data.get("password1"), self.cleaned_data["password2"]
+        if first and first != second:
+            raise forms.ValidationError("The two password fields didn't match.",
+                                        code="password_mismatch")
+        return second
 
-    def clean_username(self) -> str:
-        username = self.cleaned_data["username"]
-        if User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError("That username is taken.", code="unique")
-        return username
+    def add_service_errors(self, errors: dict[str, list[str]]) -> None:
+        """Field errors from `register_user`, on this form's fields."""
+        for field, messages in errors.items():
+            for message in messages:
+                self.add_error("password1" if field == "password" else field, message)

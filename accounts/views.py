@@ -5,9 +5,8 @@ from __future__ import annotations
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from rest_framework.authtoken.models import Token
 
-from accounts import selectors
+from accounts import selectors, services
 from accounts.forms import RegisterForm
 from accounts.models import User
 
@@ -17,10 +16,15 @@ def register(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = RegisterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        Token.objects.get_or_create(user=user)
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("home")
+        data = form.cleaned_data
+        try:
+            user, _ = services.register_user(
+                username=data["username"], password=data["password1"], email=data["email"])
+        except services.RegistrationError as exc:
+            form.add_service_errors(exc.errors)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("home")
     return render(request, "registration/register.html", {"form": form})
 
 

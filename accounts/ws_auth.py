@@ -11,16 +11,19 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError
 from rest_framework.authtoken.models import Token
 
+from games.live.db import off_loop
+
 log = logging.getLogger(__name__)
 
 
-@database_sync_to_async
+# Off the loop on any worker thread: on Channels' one shared thread every handshake of a
+# connect storm waited behind all the others' lookups.
+@off_loop
 def _user_for_token(key: str) -> Any:
     if len(key) > 40 or "\x00" in key:
         return None  # no token looks like this, and PostgreSQL refuses text with a NUL

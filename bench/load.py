@@ -1,6 +1,9 @@
 """Load benchmark: G concurrent 4-seat Bloqueio games over real WebSockets.
 
-Every game has 4 players and S spectators. Players replay recorded games from
+Every game has 4 players and S spectators. By default every player is a user of its own,
+signed up over the API (POST /api/auth/register/), and every game is created and joined
+over the API, as real clients do (`--shared-users`: the same 4 accounts sit in every
+game, which skips 4 * G password hashes). Players replay recorded games from
 ../shared/bench/games-bloqueio.jsonl, each sending its action the moment it sees its
 turn. For every move we measure the time from the sender's send until EVERY connection
 of that game has received the event, and report moves/s, latency percentiles, errors,
@@ -11,9 +14,12 @@ Loopback only and bounded: it refuses non-local targets and stops after --durati
     python bench/load.py --base http://127.0.0.1:8000 --games 50 --spectators 2
     python bench/load.py --spawn 2 --games 50      # start 2 Daphne processes itself
 
-`--spawn N` starts N Daphne processes on free ports (production-like: DEBUG off,
-PostgreSQL from DATABASE_URL, Redis channel layer from REDIS_URL) and spreads the
-clients over them round-robin, as a load balancer would.
+`--spawn N` starts N Daphne processes on free ports in the production configuration
+(DJANGO_ENV=production with a random secret key, allowed hosts 127.0.0.1 and localhost,
+no SSL redirect since there is no TLS on loopback; the command docs/operations.md
+deploys, `python -m bloqueio_site.serve`; PostgreSQL from DATABASE_URL, Redis from
+REDIS_URL)
+and spreads the clients over them round-robin, as a load balancer would.
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,19 +82,44 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def spawn(count: int, log_dir: Path) -> list[tuple[str, subprocess.Popen[bytes]]]:
-    env = dict(os.environ, DJANGO_DEBUG="false", LOG_LEVEL="warning")
+def production_env() -> dict[str, str]:
+    """This environment in the production configuration (docs/operations.md's checklist),
+    on plain-HTTP loopback: no TLS, so no SSL redirect. Anything else (DATABASE_URL,
+    REDIS_URL, DATABASE_POOL_*, ...) passes through."""
+    env = dict(os.environ)
+    env.pop("DJANGO_DEBUG", None)  # production's own default: off
+    env.setdefault("LOG_LEVEL", "warning")
+    env.update(DJANGO_ENV="production",
+               DJANGO_SECRET_KEY=env.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
+               DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+               DJANGO_SECURE_SSL_REDIRECT="false")
+    return env
+
+
+def daphne_command(port: int) -> list[str]:
+    """The web process's command as deployed (docs/operations.md: `python -m
+    bloqueio_site.serve HOST PORT`, which sets Daphne's backlog and handshake timeout),
+    on 127.0.0.1:`port`. A tree from before that module (`--server-commit` of an old
+    revision) ran plain Daphne, as its Dockerfile did."""
+    if (ROOT / "bloqueio_site" / "serve.py").exists():
+        return [sys.executable, "-m", "bloqueio_site.serve", "127.0.0.1", str(port)]
+    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            "bloqueio_site.asgi:application"]
+
+
+def spawn(count: int, log_dir: Path, extra_env: dict[str, str] | None = None
+          ) -> list[tuple[str, subprocess.Popen[bytes]]]:
+    """Start `count` servers (`extra_env` over production_env()), each logging to
+    `log_dir`/daphne-PORT.log, and wait until each answers /healthz."""
+    env = {**production_env(), **(extra_env or {})}
     if not env.get("DATABASE_URL") or not env.get("REDIS_URL"):
         raise SystemExit("--spawn needs DATABASE_URL (PostgreSQL) and REDIS_URL set")
     servers = []
     for _ in range(count):
         port = free_port()
         log = (log_dir / f"daphne-{port}.log").open("wb")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "bloqueio_site.asgi:application"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
+        proc = subprocess.Popen(daphne_command(port), cwd=ROOT, env=env, stdout=log,
+                                stderr=subprocess.STDOUT)
         servers.append((f"http://127.0.0.1:{port}", proc))
     for base, proc in servers:
         deadline = time.monotonic() + 60
@@ -96,7 +129,9 @@ def spawn(count: int, log_dir: Path) -> list[tuple[str, subprocess.Popen[bytes]]
                     break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"server {base} did not start") from None
+                    log = log_dir / f"daphne-{urlparse(base).port}.log"
+                    tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+                    raise SystemExit(f"server {base} did not start:\n{tail}") from None
                 time.sleep(0.2)
     return servers
 
@@ -198,6 +233,35 @@ async def connection(run: GameRun, ws_base: str, token: str | None, stop: asynci
                 await ws.send('{"type": "pong"}')
 
 
+async def set_up_games(base: str, count: int, shared_users: bool, concurrency: int
+                       ) -> list[tuple[int, list[str]]]:
+    """`count` full 4-seat games over the API: (game id, the seats' tokens in seat order).
+
+    Sign-ups, creations and joins go out `concurrency` at a time, as many clients would
+    send them; with `shared_users` the same 4 accounts sit in every game (casual games
+    allow it)."""
+    loop = asyncio.get_running_loop()
+    tag = secrets.token_hex(3)
+    with ThreadPoolExecutor(concurrency) as pool:
+
+        def run(call: Callable[..., Any], *args: Any) -> Awaitable[Any]:
+            return loop.run_in_executor(pool, call, *args)
+
+        if shared_users:
+            shared = list(await asyncio.gather(*[run(register, base, f"b{tag}s{s}")
+                                                 for s in range(4)]))
+            seats = [shared] * count
+        else:
+            tokens = await asyncio.gather(*[run(register, base, f"b{tag}g{g}s{s}")
+                                            for g in range(count) for s in range(4)])
+            seats = [list(tokens[4 * g:4 * g + 4]) for g in range(count)]
+        created = await asyncio.gather(*[run(api, base, "POST", "/api/games/",
+                                             {"kind": "bloqueio"}, s[0]) for s in seats])
+        await asyncio.gather(*[run(api, base, "POST", f"/api/games/{game['id']}/join/", {}, t)
+                               for game, s in zip(created, seats, strict=True) for t in s[1:]])
+    return [(int(game["id"]), s) for game, s in zip(created, seats, strict=True)]
+
+
 ready = asyncio.Event()
 
 
@@ -207,22 +271,14 @@ async def main_async(args: argparse.Namespace, bases: list[str],
     of this project on the machine, for --base against servers started elsewhere)."""
     games = [json.loads(line) for line in RECORDED.read_text().splitlines() if line.strip()]
     base0 = bases[0]
-    tag = secrets.token_hex(3)
-    print(f"setting up {args.games} games ...", flush=True)
-    runs: list[GameRun] = []
-    tokens_per_game: list[list[str]] = []
-    loop = asyncio.get_running_loop()
-    # Four players sit in every game (casual games allow it); registering 4 * G users
-    # would spend the setup on password hashing.
-    tokens = await asyncio.gather(*[loop.run_in_executor(None, register, base0, f"b{tag}s{s}")
-                                    for s in range(4)])
-    for g in range(args.games):
-        game = api(base0, "POST", "/api/games/", {"kind": "bloqueio"}, tokens[0])
-        for token in tokens[1:]:
-            api(base0, "POST", f"/api/games/{game['id']}/join/", {}, token)
-        record = games[g % len(games)]
-        runs.append(GameRun(game["id"], record["actions"], 4 + args.spectators))
-        tokens_per_game.append(list(tokens))
+    users = 4 if args.shared_users else 4 * args.games
+    print(f"setting up {args.games} games ({users} users signing up) ...", flush=True)
+    setup0 = time.perf_counter()
+    tokens_per_game = await set_up_games(base0, args.games, args.shared_users,
+                                         args.setup_concurrency)
+    runs = [GameRun(gid, games[g % len(games)]["actions"], 4 + args.spectators)
+            for g, (gid, _) in enumerate(tokens_per_game)]
+    setup_s = time.perf_counter() - setup0
     ws_bases = [b.replace("http://", "ws://") for b in bases]
     rr = itertools.cycle(ws_bases)
     stop = asyncio.Event()
@@ -231,7 +287,7 @@ async def main_async(args: argparse.Namespace, bases: list[str],
     # arrive in one instant, and Daphne drops handshakes that take over 5 s.
     print(f"{args.games * (4 + args.spectators)} connections opening ...", flush=True)
     batch: list[asyncio.Event] = []
-    for run, tokens in zip(runs, tokens_per_game, strict=True):
+    for run, (_, tokens) in zip(runs, tokens_per_game, strict=True):
         for token in [*tokens, *([None] * args.spectators)]:
             opened = asyncio.Event()
             batch.append(opened)
@@ -266,6 +322,7 @@ async def main_async(args: argparse.Namespace, bases: list[str],
 
     return {
         "games": args.games, "spectators": args.spectators, "servers": len(bases),
+        "users": users, "setup_s": round(setup_s, 2),
         "connections": len(tasks), "moves": moves, "seconds": round(elapsed, 2),
         "moves_per_s": round(moves / elapsed, 1) if elapsed else 0,
         "p50_ms": round(pct(0.50), 2), "p95_ms": round(pct(0.95), 2),
@@ -289,6 +346,10 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=2)
     parser.add_argument("--duration", type=float, default=300, help="hard stop, seconds")
     parser.add_argument("--ramp", type=int, default=50, help="connections opened per batch")
+    parser.add_argument("--shared-users", action="store_true",
+                        help="the same 4 accounts in every game (default: 4 sign-ups a game)")
+    parser.add_argument("--setup-concurrency", type=int, default=16,
+                        help="sign-ups, creations and joins in flight at once")
     parser.add_argument("--json", action="store_true", help="print one JSON line only")
     args = parser.parse_args()
     spawned: list[tuple[str, subprocess.Popen[bytes]]] = []

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from bloqueio_site.errors import ServiceError
+from bloqueio_site.unavailable import RETRY_AFTER_SECONDS, UNAVAILABLE, log_unavailable
 
 # DRF's default codes renamed to the words the contract uses.
 _CODE_NAMES = {
@@ -50,10 +51,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DataError):
         return _data_error(context)
     if isinstance(exc, OperationalError | InterfaceError):
-        # The database is unreachable: say so, never a 500 with a traceback.
+        # The database is unreachable, or no pooled connection came free in time: say
+        # so, never a 500 with a traceback.
+        log_unavailable(exc, context.get("request"))
         return Response(
-            {"code": "unavailable", "detail": "The database is unavailable; try again."},
-            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            UNAVAILABLE, status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": RETRY_AFTER_SECONDS},
         )
     if isinstance(exc, DatabaseError):
         return None

@@ -1,4 +1,11 @@
-"""Stop autobahn from formatting a discarded debug line for every frame it sends.
+"""Two settings of autobahn (Daphne's WebSocket engine) that Daphne does not expose.
+
+`close_with_code`: a protocol failure, such as a message over Daphne's
+`--websocket-max-message-size` (1 MiB), closes with a close frame (1009 and a reason)
+instead of autobahn's default "fail by drop", a bare TCP close the client cannot tell
+from a crash.
+
+`quiet_autobahn`: stop autobahn from formatting a discarded debug line for every frame.
 
 `WebSocketProtocol.sendData` and friends call `log.debug(..., func=hltype(...),
 peer=hlval(...))`: the ANSI-coloured arguments are built before the logger drops the line,
@@ -27,4 +34,24 @@ def quiet_autobahn() -> bool:
         return False
     protocol.hltype = _blank  # type: ignore[attr-defined]
     protocol.hlval = _blank  # type: ignore[attr-defined]
+    return True
+
+
+def close_with_code() -> bool:
+    """Make Daphne's WebSocket factory fail connections with a close frame; False if
+    Daphne is not installed."""
+    try:
+        from daphne.ws_protocol import WebSocketFactory
+    except ImportError:
+        return False
+    if getattr(WebSocketFactory, "_closes_with_code", False):
+        return True
+    original = WebSocketFactory.setProtocolOptions
+
+    def set_protocol_options(self: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("failByDrop", False)
+        original(self, *args, **kwargs)
+
+    WebSocketFactory.setProtocolOptions = set_protocol_options  # type: ignore[method-assign]
+    WebSocketFactory._closes_with_code = True  # type: ignore[attr-defined]
     return True

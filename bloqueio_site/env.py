@@ -47,6 +47,21 @@ def env_int(
     return value
 
 
+def env_float(
+    name: str, default: float, env: Mapping[str, str] | None = None, *, minimum: float = 0.0
+) -> float:
+    raw = env_str(name, env=env).strip()
+    if raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+    if not value >= minimum or value == float("inf"):  # also refuses nan and inf
+        raise ImproperlyConfigured(f"{name}={raw} is not a number from {minimum} up")
+    return value
+
+
 def env_list(name: str, default: list[str], env: Mapping[str, str] | None = None) -> list[str]:
     """A comma-separated list; blanks are dropped."""
     raw = env_str(name, env=env)

@@ -14,7 +14,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from bloqueio_site.env import env_bool, env_choice, env_int, env_list, env_str
+from bloqueio_site.env import env_bool, env_choice, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -58,6 +58,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outermost of the middleware that reach the database (sessions, auth, axes).
+    "bloqueio_site.unavailable.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -88,16 +90,38 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL")
-if DATABASE_URL:
-    _db = dj_database_url.parse(
-        DATABASE_URL,
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
-        conn_health_checks=True,
+if env_str("DATABASE_CONN_MAX_AGE"):
+    # Under ASGI every request's sync code runs on a fresh thread, so a kept connection
+    # is left behind on a dying thread (Django ticket 33497): the pool below replaced it.
+    raise ImproperlyConfigured(
+        "DATABASE_CONN_MAX_AGE is no longer supported: connections are pooled "
+        "(DATABASE_POOL_MIN_SIZE, DATABASE_POOL_MAX_SIZE, DATABASE_POOL_TIMEOUT)"
     )
+if DATABASE_URL:
+    _db = dj_database_url.parse(DATABASE_URL, conn_max_age=0)
     if _db["ENGINE"] == "django.db.backends.postgresql":
         _db.setdefault("OPTIONS", {})
         # Moves must be durable before they are broadcast; never relax this here.
         _db["OPTIONS"].setdefault("connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5))
+        # One bounded pool per process (psycopg_pool, through Django's native support):
+        # requests, consumers' off-loop calls and the worker all borrow from it, so a
+        # process never holds more than max_size connections, however many requests are
+        # in flight; the rest wait up to `timeout` s, then get 503 `unavailable`. The
+        # pool's own check (an empty query as a connection leaves the pool) replaces
+        # Django's per-call health check, which Django skips under a pool
+        # (docs/operations.md, "Database connections").
+        _db["CONN_HEALTH_CHECKS"] = True
+        _pool_max = env_int("DATABASE_POOL_MAX_SIZE", 10, minimum=1)
+        _db["OPTIONS"]["pool"] = {
+            "min_size": min(env_int("DATABASE_POOL_MIN_SIZE", 2, minimum=0), _pool_max),
+            "max_size": _pool_max,
+            "timeout": env_float("DATABASE_POOL_TIMEOUT", 10.0, minimum=0.1),
+            # A pooled connection is replaced after an hour (server-side memory growth)
+            # and closed after ten idle minutes above min_size.
+            "max_lifetime": 3600.0,
+            "max_idle": 600.0,
+            "name": "bloqueio",
+        }
 else:
     _db = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
 DATABASES = {"default": _db}
@@ -240,7 +264,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"quiet_unavailable": {"()": "bloqueio_site.unavailable.QuietUnavailableFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
+                             "filters": ["quiet_unavailable"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {"django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}},
 }

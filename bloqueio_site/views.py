@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+
+from bloqueio_site import unavailable
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -17,6 +21,11 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    # Django calls this inside its `except`: a database outage or pool timeout raised
+    # outside a view (a session saved on the way out, say) is a 503, not a 500.
+    exc = sys.exc_info()[1]
+    if isinstance(exc, unavailable.DATABASE_ERRORS):
+        return unavailable.response(request, exc)
     if _wants_json(request):
         return JsonResponse({"code": "server_error", "detail": "Server error."}, status=500)
     return render(request, "500.html", status=500)

@@ -110,6 +110,20 @@ def events_after(game_id: int, after: int = 0, upto: int | None = None) -> list[
     return [event.as_json() for event in rows]
 
 
+def events_and_game(game_id: int, after: int) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """Events after `after` and the game they lead to, consistent with each other (None:
+    no such game).
+
+    The game row is read first; events up to its ply are committed with it (same
+    transaction), so capping the events there keeps the game and events in step even
+    when another event commits between the two reads.
+    """
+    game = get_game(game_id)
+    if game is None:
+        return None
+    return events_after(game_id, after, upto=game.ply), game_json(game)
+
+
 def engine_event(action: dict[str, Any], seat: int) -> dict[str, Any]:
     """An event row as the engine reads it: leaving events carry their seat."""
     if action.get("type") in LEAVE_REASONS:

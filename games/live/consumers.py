@@ -12,17 +12,19 @@ import asyncio
 import logging
 import time
 import uuid
+from collections.abc import Awaitable
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import DatabaseError
+from redis.exceptions import RedisError
 
 from accounts import selectors as accounts_selectors
 from bloqueio_site.errors import ServiceError
 from games import selectors, services
 from games.live import fanout, presence
+from games.live.db import off_loop
 from games.live.frames import (
     CLOSE_BANNED,
     CLOSE_FLOOD,
@@ -36,6 +38,7 @@ from games.live.frames import (
     decode_frame,
     error_frame,
     ref_of,
+    ref_of_text,
 )
 from games.live.realtime import LOBBY_GROUP, account_group, lobby_summary
 from games.models import Status
@@ -48,15 +51,16 @@ IDLE_SECONDS = HEARTBEAT_SECONDS * 3
 LOBBY_SNAPSHOT = 50
 
 
-def off_loop(func: Any) -> Any:
-    """Run blocking database work on a pool thread with its own connection.
+# What a connect can meet when PostgreSQL or Redis is down: refused as `unavailable`.
+UNAVAILABLE_ERRORS = (DatabaseError, RedisError, OSError, TimeoutError)
 
-    Not thread-sensitive: Channels' default funnels every consumer's database calls
-    through ONE shared thread, which serializes all games behind each other's commits.
-    Each service call is self-contained (its own transaction), so any pool thread will
-    do; the pool size is Daphne's `ASGI_THREADS`.
-    """
-    return database_sync_to_async(func, thread_sensitive=False)
+
+async def _quietly(step: Awaitable[Any]) -> None:
+    """Run a clean-up step; log, never raise, if Redis is what failed."""
+    try:
+        await step
+    except Exception as exc:
+        log.warning("websocket clean-up step failed (%r)", exc)
 
 
 class BaseConsumer(AsyncJsonWebsocketConsumer):
@@ -64,6 +68,7 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
 
     heartbeat_seconds = HEARTBEAT_SECONDS
     idle_seconds = IDLE_SECONDS
+    accepted = False
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.bucket = TokenBucket()
@@ -76,13 +81,16 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         # comes before its accept, and refusing (rather than letting Daphne drop the
         # handshake with a traceback) keeps the consumer alive, so the client's close
         # runs the normal clean-up of whatever connect had joined.
+        # Redis failing in a group join, the fan-out's subscribe or presence is refused
+        # the same way, after undoing whatever connect had joined (`release`).
         if not self.scope.get("unavailable"):
             try:
                 await super().websocket_connect(message)
                 return
-            except DatabaseError as exc:
-                log.warning("websocket %s refused: database unavailable (%r)",
+            except UNAVAILABLE_ERRORS as exc:
+                log.warning("websocket %s refused: a backing service is unavailable (%r)",
                             self.scope.get("path"), exc)
+                await self.release()
         await self.refuse("unavailable", "The service is briefly unavailable; reconnect.",
                           CLOSE_UNAVAILABLE)
 
@@ -99,10 +107,12 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        if self.account_group is not None:
-            await self.channel_layer.group_discard(self.account_group, self.channel_name)
-        await super().websocket_disconnect(message)
+    async def release(self) -> None:
+        """Leave every group and topic this connection joined; safe to call twice, and
+        never raises (Redis may be the reason we are here). Subclasses add theirs."""
+        group, self.account_group = self.account_group, None
+        if group is not None:
+            await _quietly(self.channel_layer.group_discard(group, self.channel_name))
 
     async def listen_for_ban(self) -> bool:
         """For a signed-in user, listen for the ban that must close us; False (and the
@@ -135,9 +145,16 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         user = self.user
         return user.pk if user is not None and user.is_authenticated else None
 
+    async def accept(self, subprotocol: str | None = None,
+                     headers: list[tuple[bytes, bytes]] | None = None) -> None:
+        self.accepted = True
+        await super().accept(subprotocol, headers)
+
     async def refuse(self, code: str, detail: str, close_code: int) -> None:
-        """Accept, say why, and close: clients get a reason, not a bare 403."""
-        await self.accept()
+        """Accept (unless already done), say why, and close: clients get a reason, not a
+        bare 403."""
+        if not self.accepted:
+            await self.accept()
         await self.send_json(error_frame(code, detail))
         await self.close(code=close_code)
 
@@ -160,15 +177,16 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.heartbeat is not None:
             self.heartbeat.cancel()
+        await self.release()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
-        if not await self.admit():
+        if not await self.admit(text_data):
             return
         try:
             content = decode_frame(text_data, bytes_data)
         except FrameError as exc:
-            await self.send_json(error_frame(exc.code, exc.detail))
+            await self.send_json(error_frame(exc.code, exc.detail, exc.ref))
             return
         kind = content["type"]
         if kind == "ping":
@@ -178,7 +196,7 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         else:
             await self.handle(kind, content)
 
-    async def admit(self) -> bool:
+    async def admit(self, text_data: str | None = None) -> bool:
         """Count a frame against the rate limit: False (and it is dropped) over the limit;
         a connection that keeps flooding is closed."""
         self.last_heard = asyncio.get_running_loop().time()
@@ -187,7 +205,8 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         if self.bucket.refused >= FLOOD_CLOSE_AFTER:
             await self.close(code=CLOSE_FLOOD)
         elif self.bucket.refused == 1 or self.bucket.refused % 50 == 0:
-            await self.send_json(error_frame("rate_limited", "Too many messages; slow down."))
+            await self.send_json(error_frame("rate_limited", "Too many messages; slow down.",
+                                             ref_of_text(text_data)))
         return False
 
     async def handle(self, kind: str, content: dict[str, Any]) -> None:
@@ -203,19 +222,6 @@ def _hello(game_id: int, user_id: int | None) -> tuple[dict[str, Any], int | Non
     if game is None:
         return None
     return selectors.game_json(game), selectors.seat_of(game, user_id)
-
-
-def _sync(game_id: int, after: int) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
-    """Events after `after` and the game they lead to, consistent with each other.
-
-    The game row is read first; events up to its ply are committed with it (same
-    transaction), so capping the events there keeps the frame's game and events in step
-    even when another event commits between the two reads.
-    """
-    game = selectors.get_game(game_id)
-    if game is None:
-        return None
-    return selectors.events_after(game_id, after, upto=game.ply), selectors.game_json(game)
 
 
 class GameConsumer(BaseConsumer):
@@ -247,8 +253,8 @@ class GameConsumer(BaseConsumer):
         # duplicate (dropped), never as a loss.
         self.hub = fanout.hub()
         self.topic = fanout.game_topic(self.game_id)
+        self.joined = True  # before the join: a join that fails half-way is undone too
         await self.hub.join(self.topic, self)
-        self.joined = True
         hello = await off_loop(_hello)(self.game_id, self.user_id)
         if hello is None:
             await self.refuse("not_found", f"No game {self.game_id}.", CLOSE_NOT_FOUND)
@@ -268,11 +274,15 @@ class GameConsumer(BaseConsumer):
         self.start_heartbeat()
 
     async def disconnect(self, code: int) -> None:
-        await super().disconnect(code)
         if self.filling is not None:
             self.filling.cancel()
+        await super().disconnect(code)
+
+    async def release(self) -> None:
+        await super().release()
         if not self.joined:
             return
+        self.joined = False
         await self.hub.leave(self.topic, self)
         if hasattr(self, "seat_count"):
             try:
@@ -348,7 +358,7 @@ class GameConsumer(BaseConsumer):
         before they committed, so the client would never get them."""
         self.answering = True
         try:
-            found = await off_loop(_sync)(self.game_id, after)
+            found = await off_loop(selectors.events_and_game)(self.game_id, after)
             if found is None:
                 await self.send_json(error_frame("not_found", f"No game {self.game_id}."))
                 return
@@ -370,6 +380,8 @@ class GameConsumer(BaseConsumer):
             self.held.append((message, frames))
         elif kind == "game.events":
             await self._events(message, frames)
+        elif kind == "game.refill":
+            await self._catch_up(message, frames)
         elif kind == "game.changed":
             await self._changed(message)
         elif kind == "presence":
@@ -391,6 +403,22 @@ class GameConsumer(BaseConsumer):
                 self.last_ply = event["ply"]
                 await self.base_send({"type": "websocket.send", "text": text})
 
+    async def _catch_up(self, message: dict[str, Any], frames: fanout.Frames) -> None:
+        """The hub's one read for every socket of the game (after a lost notification):
+        the events this socket lacks, with the game they lead to."""
+        events = message["events"]
+        if not events or events[-1]["ply"] <= self.last_ply:
+            return
+        start = self.last_ply + 1 - events[0]["ply"]
+        if start < 0:
+            self._fill_gap()  # older than the hub read from: cannot happen, but be whole
+            return
+        self.last_ply = events[-1]["ply"]
+        # One missing event goes out as usual; several as a sync answer, since an `event`
+        # frame's game must be the game after that event.
+        text = frames.events()[start] if start == len(events) - 1 else frames.events_answer(start)
+        await self.base_send({"type": "websocket.send", "text": text})
+
     def _fill_gap(self) -> None:
         if self.filling is None:
             self.filling = asyncio.get_running_loop().create_task(self._fill())
@@ -398,7 +426,7 @@ class GameConsumer(BaseConsumer):
     async def _fill(self) -> None:
         """Send what the database has after our last ply, then what arrived meanwhile."""
         try:
-            found = await off_loop(_sync)(self.game_id, self.last_ply)
+            found = await off_loop(selectors.events_and_game)(self.game_id, self.last_ply)
             if found is not None:
                 events, game = found
                 game["presence"] = self.presence
@@ -445,15 +473,20 @@ class LobbyConsumer(BaseConsumer):
     async def connect(self) -> None:
         if not await self.listen_for_ban():
             return
+        self.in_lobby = True
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         games = await off_loop(_lobby_snapshot)()
         await self.accept()
         await self.send_json({"type": "hello", "games": games})
         self.start_heartbeat()
 
-    async def disconnect(self, code: int) -> None:
-        await super().disconnect(code)
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+    in_lobby = False
+
+    async def release(self) -> None:
+        await super().release()
+        if self.in_lobby:
+            self.in_lobby = False
+            await _quietly(self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name))
 
     async def lobby_change(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "lobby", "change": message["change"],
@@ -482,10 +515,11 @@ class MeConsumer(BaseConsumer):
         await self.send_json({"type": "hello", "you": {"username": self.user.username}})
         self.start_heartbeat()
 
-    async def disconnect(self, code: int) -> None:
-        await super().disconnect(code)
-        if self.topic:
-            await self.hub.leave(self.topic, self)
+    async def release(self) -> None:
+        await super().release()
+        topic, self.topic = self.topic, None
+        if topic:
+            await self.hub.leave(topic, self)
 
     async def hub_message(self, message: dict[str, Any], frames: fanout.Frames) -> None:
         if message["type"] == "notify":

@@ -31,8 +31,10 @@ import weakref
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
-from channels.db import database_sync_to_async
+from autobahn.exception import Disconnected
 from django.conf import settings
+
+from games.live.db import off_loop
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +66,7 @@ class Frames:
         self.presence = presence
         self._game: str | None = None
         self._events: list[str] | None = None
+        self._event_texts: list[str] | None = None
         self._whole: str | None = None
 
     def whole(self) -> str:
@@ -78,6 +81,15 @@ class Frames:
             game = dict(self.message["game"], presence=self.presence)
             self._game = _dumps(game)
         return self._game
+
+    def events_answer(self, start: int) -> str:
+        """One `{"type": "events"}` frame (a sync answer's shape) with the message's events
+        from index `start` on, and its game: for a socket catching up on several events,
+        which must not see the latest game beside an older event."""
+        if self._event_texts is None:
+            self._event_texts = [_dumps(event) for event in self.message["events"]]
+        return (f'{{"type":"events","events":[{",".join(self._event_texts[start:])}],'
+                f'"game":{self.game_text()}}}')
 
     def events(self) -> list[str]:
         """One `{"type": "event"}` frame per event of a `game.events` message."""
@@ -216,7 +228,7 @@ class Hub:
                 asyncio.get_running_loop().call_later(
                     PRESENCE_EVERY, lambda: asyncio.ensure_future(self._send_presence(topic)))
             return
-        if kind == "game.events" and message["events"]:
+        if kind in ("game.events", "game.refill") and message["events"]:
             ply = message["events"][-1]["ply"]
             self.latest_ply[topic] = max(self.latest_ply.get(topic, 0), ply)
         listeners = self.listeners.get(topic)
@@ -226,6 +238,8 @@ class Hub:
         for listener in list(listeners):
             try:
                 await listener.hub_message(message, frames)
+            except Disconnected:
+                pass  # closed while this message was on its way; its clean-up follows
             except Exception:
                 log.warning("fan-out: delivery to a socket of %s failed", topic,
                             exc_info=True)
@@ -305,10 +319,42 @@ class Hub:
         await self.deliver(topic, json.loads(data.split(b" ", 1)[1]))
 
     async def _catch_up_all(self) -> None:
-        """After a lost subscription: the listeners of games that moved on meanwhile
-        catch up (one query finds them); if the database cannot say, all of them check."""
+        """After a lost subscription: the games that moved on meanwhile (one query finds
+        them) are refilled, once each; if the database cannot say, every listener checks."""
         behind = await self.audit()
-        await self._tell(list(self.listeners) if behind is None else behind)
+        if behind is None:
+            await self._tell(list(self.listeners))
+        else:
+            await self._refill(behind)
+
+    async def _refill(self, topics: list[str]) -> None:
+        """Catch up the listeners of each game in `topics` with ONE read per game: the
+        events after the furthest-behind listener's ply, delivered here like a message
+        (encoded once; each listener takes what it lacks and drops what it has). Without
+        this, after a Redis reconnect every socket re-read its game: hundreds of the same
+        query at once. Other topics, and games the read fails for, are told to check."""
+        from games.selectors import events_and_game
+
+        read = off_loop(events_and_game)
+        for topic in topics:
+            listeners = self.listeners.get(topic)
+            if not listeners:
+                continue
+            plies = [ply for ply in (getattr(x, "last_ply", None) for x in listeners)
+                     if type(ply) is int]
+            if not topic.startswith("game:") or not plies:
+                await self._tell([topic])
+                continue
+            try:
+                found = await read(int(topic.split(":", 1)[1]), min(plies))
+            except Exception as exc:
+                log.warning("fan-out: refill of %s failed (%r); its sockets check", topic, exc)
+                await self._tell([topic])
+                continue
+            if found is not None and found[0]:
+                events, game = found
+                await self.deliver(topic, {"type": "game.refill", "events": events,
+                                           "game": game})
 
     async def audit(self, *, confirm: bool = False) -> list[str] | None:
         """Compare the plies of the games listened to here with the database's; note the
@@ -325,7 +371,7 @@ class Hub:
             self._suspects = {}
             return []
         try:
-            plies = await database_sync_to_async(_plies, thread_sensitive=False)(list(games))
+            plies = await off_loop(_plies)(list(games))
         except Exception as exc:
             log.warning("fan-out: could not read the plies of %d games (%r)", len(games), exc)
             return None
@@ -353,7 +399,7 @@ class Hub:
         the second audit that finds it missing."""
         while self.listeners:
             await asyncio.sleep(AUDIT_SECONDS)
-            await self._tell(await self.audit(confirm=True) or [])
+            await self._refill(await self.audit(confirm=True) or [])
 
     async def _tell(self, topics: list[str]) -> None:
         for topic in topics:

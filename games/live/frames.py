@@ -28,10 +28,13 @@ CLOSE_UNAVAILABLE = 4503
 
 
 class FrameError(Exception):
-    def __init__(self, code: str, detail: str):
+    """A refused frame; ``ref`` is the client's, when the frame was an object that had one."""
+
+    def __init__(self, code: str, detail: str, ref: Any = None):
         super().__init__(detail)
         self.code = code
         self.detail = detail
+        self.ref = ref
 
 
 @dataclass
@@ -60,8 +63,19 @@ def decode_frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, A
     """The frame as a JSON object with a string `type`, or a FrameError."""
     content = decode_json(text_data)
     if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-        raise FrameError("invalid_frame", "A frame is a JSON object with a string `type`.")
+        raise FrameError("invalid_frame", "A frame is a JSON object with a string `type`.",
+                         ref_of(content) if isinstance(content, dict) else None)
     return content
+
+
+def ref_of_text(text_data: str | None) -> Any:
+    """The `ref` of a frame that was not otherwise read (one refused for the rate limit),
+    if it is a JSON object within the size limit that has one."""
+    try:
+        content = decode_json(text_data)
+    except FrameError:
+        return None
+    return ref_of(content) if isinstance(content, dict) else None
 
 
 def decode_json(text_data: str | None) -> Any:
@@ -72,11 +86,23 @@ def decode_json(text_data: str | None) -> Any:
     # 4-byte characters through at up to four times the limit. (The cheap length check
     # first: a character is at least one byte.)
     if len(text_data) > MAX_FRAME_BYTES or utf8_size(text_data) > MAX_FRAME_BYTES:
-        raise FrameError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
+        raise FrameError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.",
+                         _ref_of_oversized(text_data))
     try:
         return strict_json.loads(text_data)
     except ValueError:
         raise FrameError("invalid_json", "The frame is not valid JSON.") from None
+
+
+def _ref_of_oversized(text_data: str) -> Any:
+    """The `ref` of a frame refused for its size, so the client can tell which request
+    failed. Parsing it costs little: Daphne caps a message at 1 MiB and the rate limit
+    bounds how often."""
+    try:
+        content = strict_json.loads(text_data)
+    except ValueError:
+        return None
+    return ref_of(content) if isinstance(content, dict) else None
 
 
 def utf8_size(text: str) -> int:

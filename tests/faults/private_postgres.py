@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from tests.live.servers import free_port
@@ -24,7 +25,11 @@ def _bin(name: str) -> str:
 
 
 class PrivatePostgres:
-    def __init__(self) -> None:
+    """`settings`: extra server settings (`-c name=value`), e.g. {"max_connections": 40}
+    to make a connection storm hit the server's limit quickly."""
+
+    def __init__(self, settings: Mapping[str, str | int] | None = None) -> None:
+        self.settings = dict(settings or {})
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="pgfault-"))
         self.data = self.dir / "data"
@@ -48,8 +53,10 @@ class PrivatePostgres:
                   "postgres", "bloqueio")
 
     def start(self) -> None:
+        extra = "".join(f" -c {name}={value}" for name, value in self.settings.items())
         self._run(_bin("pg_ctl"), "-D", str(self.data), "-w", "-l", str(self.dir / "log"),
-                  "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1", "start")
+                  "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1{extra}",
+                  "start")
 
     def stop(self, mode: str = "immediate") -> None:
         self._run(_bin("pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")

@@ -45,9 +45,12 @@ async def _refusal(ws_base: str, gid: int, token: str | None) -> tuple[str, int 
 
 def test_postgres_restart_mid_game(cluster, tmp_path, monkeypatch):
     # Daphne runs on the private cluster, not the test database.
+    # A short pool timeout: in an outage every request waits that long for a connection
+    # before its 503 (docs/operations.md).
     monkeypatch.setattr("tests.live.servers.server_env",
                         lambda redis_url=None: dict(server_env(redis_url),
-                                                    DATABASE_URL=cluster.url))
+                                                    DATABASE_URL=cluster.url,
+                                                    DATABASE_POOL_TIMEOUT="3"))
     server: Server = start(tmp_path)
     try:
         base = server.http

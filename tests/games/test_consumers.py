@@ -9,14 +9,17 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from bloqueio_site.asgi import application
-from games import services
-from games.live import broadcast, consumers, fanout, realtime
+from games import selectors, services
+from games.live import broadcast, fanout, realtime
 from games.live.consumers import BaseConsumer
-from games.live.frames import MAX_FRAME_BYTES
+from games.live.frames import CLOSE_UNAVAILABLE, MAX_FRAME_BYTES
+from games.live.realtime import account_group
 from tests.conftest import client_for, make_user
+from tests.live.servers import PrivateRedis
 from tests.ws_helpers import LOCAL, receive_type, seat_four
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -209,7 +212,7 @@ async def test_an_event_committed_while_a_sync_is_read_follows_its_answer(four, 
     gid, users = four
     comm = await connect(f"/ws/games/{gid}/")
     await receive_type(comm, "hello")
-    read = consumers._sync
+    read = selectors.events_and_game
 
     def stale_read(game_id: int, after: int) -> Any:
         found = read(game_id, after)  # the game at ply 0
@@ -217,7 +220,7 @@ async def test_an_event_committed_while_a_sync_is_read_follows_its_answer(four, 
         time.sleep(0.5)  # its live event reaches the socket meanwhile
         return found
 
-    monkeypatch.setattr(consumers, "_sync", stale_read)
+    monkeypatch.setattr(selectors, "events_and_game", stale_read)
     await comm.send_json_to({"type": "sync", "after": 0})
     frames = []
     while len(frames) < 2:
@@ -396,4 +399,84 @@ async def test_rest_detail_carries_presence(four):
     await receive_type(comm, "hello")
     body = (await sync_to_async(client_for(None).get)(f"/api/games/{gid}/")).json()
     assert body["presence"] == {"online": [False, True, False, False], "spectators": 0}
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize(("frame", "code"), [
+    ({"type": 42, "ref": "x"}, "invalid_frame"),
+    ({"type": None, "ref": 7}, "invalid_frame"),
+    ({"type": "dance", "ref": "y"}, "unknown_type"),
+    ({"type": "sync", "after": -1, "ref": "z"}, "invalid"),
+    ({"type": "sync", "ref": "big", "pad": "x" * MAX_FRAME_BYTES}, "too_large"),
+])
+async def test_an_error_echoes_the_ref_of_any_object_frame(four, frame, code):
+    gid, _ = four
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    await comm.send_json_to(frame)
+    error = await receive_type(comm, "error")
+    assert (error["code"], error["ref"]) == (code, frame["ref"])
+    await comm.disconnect()
+
+
+async def test_a_rate_limited_frame_gets_its_ref_back(four):
+    gid, _ = four
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    for n in range(100):
+        await comm.send_json_to({"type": "ping", "ref": f"r{n}"})
+    refused = []
+    while not await comm.receive_nothing(timeout=0.5):
+        frame = await comm.receive_json_from()
+        if frame.get("code") == "rate_limited":
+            refused.append(frame)
+    assert refused and all(f["ref"].startswith("r") for f in refused)
+    await comm.disconnect()
+
+
+async def test_a_connect_that_meets_a_dead_redis_is_refused_and_leaves_no_group(
+        four, settings, tmp_path):
+    """The channel layer (the account group) works, but the fan-out's Redis is down: the
+    join fails, the socket is refused `unavailable` (4503), and the account group it had
+    joined is left again."""
+    gid, users = four
+    dead = PrivateRedis(tmp_path)  # never started: its port refuses connections
+    settings.REDIS_URL = dead.url
+    layer = get_channel_layer()
+    comm = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=_headers(users[0]))
+    connected, _ = await comm.connect(timeout=15)
+    assert connected
+    error = await comm.receive_json_from(timeout=15)
+    assert error["code"] == "unavailable"
+    assert (await comm.receive_output(timeout=5))["code"] == CLOSE_UNAVAILABLE
+    assert await _group_members(layer, account_group(users[0].pk)) == []
+    await comm.wait()
+
+
+async def _group_members(layer: Any, group: str) -> list[bytes]:
+    """The channels in `group`, read straight from channels-redis' sorted set."""
+    key = layer._group_key(group)
+    connection = layer.connection(layer.consistent_hash(group))
+    return await connection.zrange(key, 0, -1)
+
+
+async def test_a_socket_several_events_behind_catches_up_with_one_events_frame(four):
+    """Two notifications lost: the hub's refill sends the socket both events in one sync
+    answer, whose game is the game after the last of them (never an `event` frame with
+    a game from later than its event)."""
+    gid, users = four
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    hub = fanout.hub()
+    broadcast.unsubscribe(realtime.on_committed)
+    try:
+        for ply, action in enumerate((MOVE0, {"type": "move", "to": [5, 8]})):
+            await sync_to_async(services.submit_action)(
+                game_id=gid, user=users[ply], action=action, ply=ply)
+    finally:
+        broadcast.subscribe(realtime.on_committed)
+    await hub._catch_up_all()  # what the reader does after resubscribing
+    frame = await receive_type(comm, "events")
+    assert [e["ply"] for e in frame["events"]] == [1, 2]
+    assert frame["game"]["ply"] == 2
     await comm.disconnect()

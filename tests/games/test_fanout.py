@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.live import fanout
+from games.live import broadcast, fanout, realtime
 from tests.live.servers import PrivateRedis
 
 GAME = fanout.game_topic(7)
@@ -127,3 +127,55 @@ async def test_a_lost_subscription_comes_back_and_listeners_catch_up(settings, t
         await there.leave(GAME, listener)
     finally:
         redis.kill()
+
+
+class Socket(Recorder):
+    """A listener that, like a game socket, knows the last ply it has."""
+
+    def __init__(self, last_ply: int) -> None:
+        super().__init__()
+        self.last_ply = last_ply
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_refill_reads_each_game_once_however_many_sockets_it_has(monkeypatch):
+    """After a lost notification (or a Redis reconnect) the hub catches a game's sockets
+    up with ONE database read, not one per socket; each socket gets what it lacks."""
+    from asgiref.sync import sync_to_async
+
+    from games import selectors, services
+    from tests.conftest import make_user
+
+    users = [await sync_to_async(make_user)(n) for n in ("alice", "bob")]
+    game = await sync_to_async(services.create_game)(user=users[0], kind="bloqueio2")
+    await sync_to_async(services.join_game)(game_id=game.pk, user=users[1])
+    topic = fanout.game_topic(game.pk)
+    hub = fanout.Hub()
+    sockets = [Socket(0) for _ in range(30)] + [Socket(1) for _ in range(10)]
+    for socket in sockets:
+        await hub.join(topic, socket)
+    broadcast.unsubscribe(realtime.on_committed)  # both notifications are lost
+    try:
+        for ply, (user, to) in enumerate(((users[0], [2, 5]), (users[1], [8, 5]))):
+            await sync_to_async(services.submit_action)(
+                game_id=game.pk, user=user, action={"type": "move", "to": to}, ply=ply)
+    finally:
+        broadcast.subscribe(realtime.on_committed)
+    reads: list[tuple[int, int]] = []
+    real = selectors.events_and_game
+
+    def counted(game_id: int, after: int) -> Any:
+        reads.append((game_id, after))
+        return real(game_id, after)
+
+    monkeypatch.setattr(selectors, "events_and_game", counted)
+    await hub._refill([topic])
+    assert reads == [(game.pk, 0)]  # one read, from the furthest-behind socket's ply
+    for socket in sockets:
+        message = await socket.next()
+        assert message["type"] == "game.refill"
+        assert [e["ply"] for e in message["events"]] == [1, 2]
+        assert message["game"]["ply"] == 2
+    assert all(not s.reconnected.is_set() for s in sockets)
+    for socket in sockets:
+        await hub.leave(topic, socket)

@@ -501,8 +501,9 @@ async def test_frames_over_the_rate_are_dropped_unexecuted(no_refill):
     assert len(pongs) == RATE_BURST
     error = await receive_type(comm, "error")
     # The error answers the action frame itself (frames are handled in order), so the
-    # action was dropped, not queued: no event now, and no ack or event ever comes.
-    assert (error["code"], error["ref"]) == ("rate_limited", None)
+    # action was dropped, not queued: no event now, and no ack or event ever comes. Its
+    # `ref` comes back, so the client knows which request was refused.
+    assert (error["code"], error["ref"]) == ("rate_limited", "late")
     assert await db(Event.objects.filter(game_id=game.pk).count)() == 0
     later = []
     while not await comm.receive_nothing(timeout=0.3):

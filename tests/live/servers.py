@@ -18,6 +18,8 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection
 
+from bloqueio_site.serve import daphne_args
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -75,8 +77,7 @@ def start(tmp: Path, redis_url: str | None = None) -> Server:
     port = free_port()
     log = tmp / f"daphne-{port}.log"
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "bloqueio_site.asgi:application"],
+        [sys.executable, "-m", "daphne", *daphne_args("127.0.0.1", port)],
         cwd=ROOT, env=server_env(redis_url), stdout=log.open("wb"), stderr=subprocess.STDOUT,
     )
     server = Server(port, process, log)

@@ -1,12 +1,18 @@
-"""The server's per-frame autobahn debug formatting is skipped unless debug logs are on."""
+"""Autobahn as the server runs it: per-frame debug formatting skipped unless debug logs
+are on, and protocol failures closed with a close code, never a bare TCP drop."""
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
 import txaio
+import websockets
 from autobahn.websocket import protocol
 
 import bloqueio_site.asgi  # noqa: F401  (applies the patch, as Daphne's import does)
-from bloqueio_site.autobahn_quiet import quiet_autobahn
+from bloqueio_site.autobahn_tuning import quiet_autobahn
+from tests.live.servers import daphnes
 
 
 def test_the_asgi_app_blanks_autobahns_log_argument_helpers():
@@ -22,3 +28,24 @@ def test_nothing_is_patched_when_autobahn_debug_logging_is_on():
     finally:
         txaio.set_global_log_level(level)
     assert quiet_autobahn() is True
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_message_over_daphnes_limit_is_closed_with_1009_and_a_reason(tmp_path):
+    """Past Daphne's 1 MiB message limit autobahn fails the connection; it must say so
+    with a close frame (1009), not drop the TCP connection bare."""
+
+    async def send_huge(ws_base: str) -> tuple[int | None, str | None]:
+        async with websockets.connect(f"{ws_base}/ws/ping/", max_size=None,
+                                      additional_headers={"Origin": "http://127.0.0.1"}) as ws:
+            await ws.send('{"type": "ping", "pad": "' + "x" * (1024 * 1024 + 10) + '"}')
+            with pytest.raises(websockets.ConnectionClosedError) as closed:
+                await asyncio.wait_for(ws.recv(), 10)
+            received = closed.value.rcvd
+            return (received.code, received.reason) if received else (None, None)
+
+    with daphnes(1, tmp_path) as (server,):
+        code, reason = asyncio.run(send_huge(server.ws))
+    assert code == 1009
+    assert reason

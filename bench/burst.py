@@ -1,0 +1,487 @@
+"""Surge benchmark: a crowd arriving at once, as after a link is shared.
+
+Four phases, each sent all at once (no ramp, no client-side limit) and each waiting for
+every answer before the next starts:
+
+1. `--users` sign-ups (POST /api/auth/register/, PBKDF2 on the server);
+2. `--games` four-seat Bloqueio games created (POST /api/games/) by those users;
+3. the joins that fill every game (POST /api/games/{id}/join/, 3 a game);
+4. `--sockets` game sockets opened (/ws/games/{id}/, `Authorization: Token`): first every
+   seat's player, then anonymous spectators, spread over the games.
+
+A user may sit in several games when there are fewer than 4 per game (casual games allow
+it). Reported per phase: its wall time, p50/p99/max request latency (to the full answer,
+or to `hello` for sockets), answers by status and code, and the peak number of
+PostgreSQL backends on the server's database (pg_stat_activity, sampled every 10 ms from a
+connection of its own to DATABASE_URL, not counted). A request that got no answer at all
+(connection reset or closed without a response) is reported as `dropped`.
+
+    python bench/burst.py --spawn                              # one Daphne, production config
+    python bench/burst.py --base http://127.0.0.1:8000         # a server already running
+    python bench/burst.py --spawn --users 20 --games 5 --sockets 40   # a quick smoke run
+
+`--spawn` starts one Daphne the way bench/load.py does: the production configuration
+(DJANGO_ENV=production, a random secret key, no SSL redirect on loopback) and the
+command docs/operations.md deploys (`python -m bloqueio_site.serve`), with DATABASE_URL,
+REDIS_URL and any DATABASE_POOL_* from the environment. Loopback only, and bounded by
+`--timeout`. tests/faults/test_burst.py runs the same surge, smaller, against a
+PostgreSQL with few connections.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import load  # bench/ is not a package: found through sys.path
+
+SIGNUP_PASSWORD = "surge-{}-Pass!"  # unique per user, passes the password validators
+
+
+# -- one HTTP request on a connection of its own --------------------------------------------
+
+
+@dataclass
+class Answer:
+    """One request's outcome: `status` None when no HTTP answer came at all."""
+
+    seconds: float
+    status: int | None = None
+    body: Any = None
+    retry_after: str | None = None
+    failure: str | None = None  # `dropped: ...` or `timeout` when status is None
+
+    @property
+    def outcome(self) -> str:
+        """What the error table counts: `201`, `503 unavailable`, `dropped: ...`."""
+        if self.status is None:
+            return str(self.failure)
+        code = self.body.get("code") if isinstance(self.body, dict) else None
+        text = f"{self.status} {code}" if code and self.status >= 300 else str(self.status)
+        if self.status == 503 and not self.retry_after:
+            text += " (no Retry-After)"
+        return text
+
+
+def _dechunk(payload: bytes) -> bytes:
+    out = bytearray()
+    while payload:
+        size_line, _, payload = payload.partition(b"\r\n")
+        size = int(size_line.split(b";")[0], 16)
+        if size == 0:
+            break
+        out += payload[:size]
+        payload = payload[size + 2:]
+    return bytes(out)
+
+
+async def http(base: str, method: str, path: str, body: Any = None,
+               token: str | None = None, limit: float = 60) -> Answer:
+    """Send one request on a fresh connection (`Connection: close`, as many separate
+    clients would) and read the whole answer; never raises for a failed request.
+
+    Raw asyncio streams rather than a thread per request: hundreds in flight from one
+    process, and a reset is told apart from an HTTP error."""
+    url = urlparse(base)
+    host, port = url.hostname or "127.0.0.1", url.port or 80
+    data = b"" if body is None else json.dumps(body).encode()
+    head = (f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            f"Content-Type: application/json\r\nAccept: application/json\r\n"
+            f"Content-Length: {len(data)}\r\nConnection: close\r\n")
+    if token:
+        head += f"Authorization: Token {token}\r\n"
+    started = time.perf_counter()
+    try:
+        async with asyncio.timeout(limit):
+            reader, writer = await asyncio.open_connection(host, port)
+            try:
+                writer.write(head.encode() + b"\r\n" + data)
+                await writer.drain()
+                raw = await reader.read()  # to EOF: the server closes after answering
+            finally:
+                writer.close()
+                with suppress(OSError):
+                    await writer.wait_closed()
+    except TimeoutError:
+        return Answer(time.perf_counter() - started, failure="timeout")
+    except OSError as exc:
+        return Answer(time.perf_counter() - started, failure=f"dropped: {type(exc).__name__}")
+    seconds = time.perf_counter() - started
+    header, sep, payload = raw.partition(b"\r\n\r\n")
+    lines = header.decode("latin-1").split("\r\n")
+    if not sep or not lines[0].startswith("HTTP/"):
+        return Answer(seconds, failure=f"dropped: {'no response' if not raw else 'garbled'}")
+    headers = {k.strip().lower(): v.strip()
+               for k, _, v in (line.partition(":") for line in lines[1:])}
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        payload = _dechunk(payload)
+    try:
+        parsed = json.loads(payload) if payload else None
+    except ValueError:
+        parsed = payload[:200].decode("utf-8", "replace")
+    return Answer(seconds, int(lines[0].split()[1]), parsed, headers.get("retry-after"))
+
+
+# -- one game socket ----------------------------------------------------------------------
+
+
+@dataclass
+class Opened:
+    """One socket's outcome: `hello` True when the first frame was the hello."""
+
+    seconds: float
+    hello: bool = False
+    active: bool = False  # the hello's game had every seat taken
+    failure: str | None = None
+
+
+class Gate:
+    """Opens once `total` sockets have had their answer (hello or failure)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.count = 0
+        self.event = asyncio.Event()
+        if total == 0:
+            self.event.set()
+
+    def arrive(self) -> None:
+        self.count += 1
+        if self.count >= self.total:
+            self.event.set()
+
+
+async def open_socket(ws_base: str, game_id: int, token: str | None, gate: Gate,
+                      release: asyncio.Event, limit: float) -> Opened:
+    """Open, read the first frame, then hold the socket until `release` (so every socket
+    of the phase is open at the same time) and close it."""
+    headers = {"Origin": ws_base.replace("ws://", "http://")}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    started = time.perf_counter()
+    ws = None
+    try:
+        try:
+            async with asyncio.timeout(limit):
+                ws = await websockets.connect(f"{ws_base}/ws/games/{game_id}/",
+                                              additional_headers=headers, open_timeout=None,
+                                              ping_interval=None, max_queue=None)
+                frame = json.loads(await ws.recv())
+        finally:
+            gate.arrive()
+        seconds = time.perf_counter() - started
+        if frame.get("type") != "hello":
+            return Opened(seconds, failure=f"first frame {frame.get('type')} "
+                                           f"{frame.get('code')}")
+        result = Opened(seconds, True, frame["game"]["status"] == "active")
+        await release.wait()
+        return result
+    except TimeoutError:
+        return Opened(time.perf_counter() - started, failure="timeout")
+    except websockets.InvalidStatus as exc:
+        return Opened(time.perf_counter() - started,
+                      failure=f"handshake {exc.response.status_code}")
+    except websockets.ConnectionClosed as exc:
+        code = exc.rcvd.code if exc.rcvd else None
+        return Opened(time.perf_counter() - started,
+                      failure=f"closed {code} before hello" if code
+                      else "dropped: closed without a close frame")
+    except (OSError, websockets.InvalidHandshake, EOFError) as exc:
+        return Opened(time.perf_counter() - started, failure=f"dropped: {type(exc).__name__}")
+    finally:
+        if ws is not None:
+            with suppress(Exception):
+                await asyncio.wait_for(ws.close(), 10)
+
+
+# -- PostgreSQL backends ------------------------------------------------------------------
+
+
+class BackendMonitor:
+    """Samples the client backends on DATABASE_URL's database every `interval` s, from a
+    thread of its own (an event loop busy with hundreds of clients must not thin the
+    samples), excluding its own connection. Counts every client of that database: on a
+    dedicated database that is the server's pool."""
+
+    QUERY = ("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+             " AND backend_type = 'client backend' AND pid <> pg_backend_pid()")
+
+    def __init__(self, url: str, interval: float = 0.01) -> None:
+        import psycopg
+
+        self.conn = psycopg.connect(url, autocommit=True, application_name="burst-monitor",
+                                    connect_timeout=10)
+        row = self.conn.execute("SHOW max_connections").fetchone()
+        self.max_connections = int(row[0]) if row else 0
+        self.interval = interval
+        self.phase = "start"
+        self.peaks: dict[str, int] = {}
+        self.samples = 0
+        self.failures: list[str] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="backend-monitor", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                row = self.conn.execute(self.QUERY).fetchone()
+            except Exception as exc:  # report it, never kill the benchmark
+                self.failures.append(repr(exc)[:200])
+                if len(self.failures) > 50:
+                    return
+            else:
+                count = int(row[0]) if row else 0
+                self.samples += 1
+                self.peaks[self.phase] = max(self.peaks.get(self.phase, 0), count)
+            self._stop.wait(self.interval)
+
+    @property
+    def peak(self) -> int:
+        return max(self.peaks.values(), default=0)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+        with suppress(Exception):
+            self.conn.close()
+
+
+# -- the surge ----------------------------------------------------------------------------
+
+
+@dataclass
+class Phase:
+    """One phase's figures."""
+
+    name: str
+    sent: int = 0
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    outcomes: Counter[str] = field(default_factory=Counter)
+    ok: int = 0
+    peak_backends: int | None = None
+
+    def summary(self) -> dict[str, Any]:
+        lat = sorted(self.latencies)
+
+        def pct(p: float) -> float | None:
+            return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
+
+        return {"sent": self.sent, "ok": self.ok, "seconds": round(self.seconds, 2),
+                "p50_ms": pct(0.50), "p99_ms": pct(0.99),
+                "max_ms": round(lat[-1] * 1000, 1) if lat else None,
+                "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
+                "outcomes": dict(self.outcomes.most_common()),
+                "peak_backends": self.peak_backends}
+
+
+async def _requests(phase: Phase, calls: list[Any], ok_status: int,
+                    monitor: BackendMonitor | None) -> list[Answer]:
+    if monitor:
+        monitor.phase = phase.name
+    phase.sent = len(calls)
+    started = time.perf_counter()
+    answers: list[Answer] = await asyncio.gather(*calls)
+    phase.seconds = time.perf_counter() - started
+    for answer in answers:
+        phase.outcomes[answer.outcome] += 1
+        phase.ok += answer.status == ok_status
+        if answer.status is not None:
+            phase.latencies.append(answer.seconds)
+    if monitor:
+        phase.peak_backends = monitor.peaks.get(phase.name)
+    return answers
+
+
+async def surge(base: str, users: int, games: int, sockets: int, limit: float = 60,
+                monitor: BackendMonitor | None = None, log: Any = print,
+                all_open: Callable[[], None] | None = None) -> list[Phase]:
+    """Run the four phases against `base`; `limit` (s) bounds each request and socket.
+    `all_open` is called once every socket has had its answer, before any closes."""
+    tag = secrets.token_hex(3)
+    phases = [Phase("signup"), Phase("create"), Phase("join"), Phase("sockets")]
+    signup, create, join, opening = phases
+
+    log(f"{users} sign-ups at once ...")
+    names = [f"s{tag}u{i}" for i in range(users)]
+    answers = await _requests(signup, [
+        http(base, "POST", "/api/auth/register/",
+             {"username": name, "password": SIGNUP_PASSWORD.format(secrets.token_hex(6))},
+             limit=limit) for name in names], 201, monitor)
+    tokens = [a.body["token"] for a in answers if a.status == 201]
+    if len(tokens) < 4:
+        log(f"only {len(tokens)} users signed up: stopping")
+        return phases
+
+    # Game g seats tokens[(4g + k) % n], k = 0..3: four different users while n >= 4.
+    seats = [[tokens[(4 * g + k) % len(tokens)] for k in range(4)] for g in range(games)]
+    log(f"{games} games created at once ...")
+    answers = await _requests(create, [
+        http(base, "POST", "/api/games/", {"kind": "bloqueio"}, s[0], limit=limit)
+        for s in seats], 201, monitor)
+    created = [(int(a.body["id"]), s) for a, s in zip(answers, seats, strict=True)
+               if a.status == 201]
+
+    log(f"{3 * len(created)} joins at once ...")
+    await _requests(join, [
+        http(base, "POST", f"/api/games/{gid}/join/", {}, token, limit=limit)
+        for gid, s in created for token in s[1:]], 200, monitor)
+
+    if not created:
+        return phases
+    log(f"{sockets} sockets opened at once ...")
+    if monitor:
+        monitor.phase = opening.name
+    ws_base = base.replace("http://", "ws://")
+    release = asyncio.Event()
+    specs = []
+    for i in range(sockets):
+        gid, s = created[i % len(created)]
+        k = i // len(created)
+        specs.append((gid, s[k] if k < 4 else None))
+    opening.sent = len(specs)
+    gate = Gate(len(specs))
+    started = time.perf_counter()
+    tasks = [asyncio.create_task(open_socket(ws_base, gid, token, gate, release, limit))
+             for gid, token in specs]
+    await gate.event.wait()  # bounded: every socket answers or fails within `limit`
+    opening.seconds = time.perf_counter() - started
+    if monitor:
+        opening.peak_backends = monitor.peaks.get(opening.name)
+    if all_open:
+        all_open()
+    release.set()
+    results: list[Opened] = await asyncio.gather(*tasks)
+    for result in results:
+        if result.hello:
+            opening.latencies.append(result.seconds)
+            opening.ok += 1
+        opening.outcomes["hello" if result.hello else str(result.failure)] += 1
+        if result.hello and not result.active:
+            opening.outcomes["hello, game not full"] += 1
+    return phases
+
+
+# -- the command --------------------------------------------------------------------------
+
+
+def server_log_problems(log: Path) -> list[str]:
+    """Lines of a server log that say something went wrong (errors, tracebacks)."""
+    words = ("ERROR", "CRITICAL", "Traceback", "FATAL", "Exception")
+    with suppress(OSError):
+        return [line for line in log.read_text(errors="replace").splitlines()
+                if any(word in line for word in words)]
+    return []
+
+
+def report(phases: list[Phase], monitor: BackendMonitor | None) -> dict[str, Any]:
+    out: dict[str, Any] = {p.name: p.summary() for p in phases}
+    if monitor:
+        out["peak_backends"] = monitor.peak
+        out["max_connections"] = monitor.max_connections
+        out["monitor_samples"] = monitor.samples
+        if monitor.failures:
+            out["monitor_failures"] = monitor.failures[:3]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", help="a running server's URL (loopback only)")
+    parser.add_argument("--spawn", action="store_true",
+                        help="start one Daphne in the production configuration")
+    parser.add_argument("--users", type=int, default=300, help="sign-ups at once")
+    parser.add_argument("--games", type=int, default=75, help="4-seat games created at once")
+    parser.add_argument("--sockets", type=int, default=400, help="game sockets opened at once")
+    parser.add_argument("--request-timeout", type=float, default=60,
+                        help="seconds one request or socket may take")
+    parser.add_argument("--timeout", type=float, default=600, help="hard stop, seconds")
+    parser.add_argument("--json", action="store_true", help="print one JSON line only")
+    args = parser.parse_args()
+    if args.spawn == bool(args.base):
+        parser.error("give exactly one of --spawn and --base")
+    if args.users < 4:
+        parser.error("--users must be at least 4 (a game has 4 seats)")
+
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(f"stopped by {'the time limit' if signum == signal.SIGALRM else signum}")
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGALRM, stop)
+    signal.alarm(int(args.timeout))
+    spawned: list[tuple[str, subprocess.Popen[bytes]]] = []
+    log_path: Path | None = None
+    monitor: BackendMonitor | None = None
+    say = (lambda *a: None) if args.json else (lambda *a: print(*a, flush=True))
+    try:
+        if args.spawn:
+            log_dir = load.ROOT / "test-artifacts"
+            log_dir.mkdir(exist_ok=True)
+            spawned = load.spawn(1, log_dir)
+            base = spawned[0][0]
+            log_path = log_dir / f"daphne-{urlparse(base).port}.log"
+            say(f"server {base}, log {log_path.relative_to(load.ROOT)}")
+        else:
+            base = args.base.rstrip("/")
+        if urlparse(base).hostname not in load.LOCAL_HOSTS:
+            raise SystemExit(f"refusing non-loopback target {base}")
+        if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+            monitor = BackendMonitor(os.environ["DATABASE_URL"])
+        else:
+            say("DATABASE_URL is not PostgreSQL: backends not sampled")
+        phases = asyncio.run(surge(base, args.users, args.games, args.sockets,
+                                   args.request_timeout, monitor, say))
+        result = report(phases, monitor)
+    finally:
+        signal.alarm(0)
+        if monitor:
+            monitor.close()
+        for _, proc in spawned:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    if log_path is not None:
+        problems = server_log_problems(log_path)
+        result["server_log_problem_lines"] = len(problems)
+        result["server_log_samples"] = problems[:5]
+    result["pool_env"] = {k: v for k, v in os.environ.items() if k.startswith("DATABASE_POOL_")}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=load.ROOT,
+                            capture_output=True, text=True).stdout.strip()
+    result["commit"] = commit
+    if args.json:
+        print(json.dumps(result))
+        return
+    for name in ("signup", "create", "join", "sockets"):
+        p = result[name]
+        print(f"{name:>8}: {p['ok']}/{p['sent']} ok in {p['seconds']} s; latency p50 "
+              f"{p['p50_ms']} ms, p99 {p['p99_ms']} ms, max {p['max_ms']} ms; peak backends "
+              f"{p['peak_backends']}; {p['outcomes']}")
+    for key, value in result.items():
+        if key not in ("signup", "create", "join", "sockets"):
+            print(f"{key:>24}: {value}")
+
+
+if __name__ == "__main__":
+    main()

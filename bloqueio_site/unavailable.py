@@ -1,0 +1,74 @@
+"""One answer for "the database cannot serve this request now", wherever it is noticed.
+
+Two causes share it: PostgreSQL is unreachable, or every connection of this process's
+pool stayed busy for `DATABASE_POOL_TIMEOUT` s (psycopg_pool's `PoolTimeout`, which
+Django raises as an `OperationalError`). Either way the client gets 503 `unavailable`
+with `Retry-After`, and the log gets one warning line, never a traceback.
+
+The API maps it in `api_errors.exception_handler`; pages and everything else through
+`DatabaseUnavailableMiddleware` (exceptions from views) and `views.server_error` (the
+rest, such as a session saved after the view returned).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+
+log = logging.getLogger("bloqueio.unavailable")
+
+RETRY_AFTER_SECONDS = "2"
+UNAVAILABLE = {
+    "code": "unavailable",
+    "detail": "The service is busy or its database is unreachable; retry shortly.",
+}
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+
+
+def log_unavailable(exc: BaseException, request: Any = None) -> None:
+    path = getattr(request, "path", "?")
+    log.warning("503 unavailable for %s: %s: %s", path, type(exc).__name__,
+                str(exc).splitlines()[0] if str(exc) else "")
+
+
+def response(request: HttpRequest, exc: BaseException) -> HttpResponse:
+    """503 for ``request``: JSON for the API and health, a page for people."""
+    log_unavailable(exc, request)
+    answer: HttpResponse
+    if request.path.startswith("/api/") or request.path == "/healthz":
+        answer = JsonResponse(UNAVAILABLE, status=503)
+    else:
+        # Rendered without a request context: the context processors would read the
+        # session and the user, that is, the database that just failed.
+        answer = HttpResponse(render_to_string("503.html"), status=503)
+    answer["Retry-After"] = RETRY_AFTER_SECONDS
+    return answer
+
+
+class DatabaseUnavailableMiddleware:
+    """Turns a database outage or pool timeout raised by a view into 503 `unavailable`."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if isinstance(exc, DATABASE_ERRORS):
+            return response(request, exc)
+        return None
+
+
+class QuietUnavailableFilter(logging.Filter):
+    """Drops django.request's ERROR line (with a traceback, for a page) for a 503: each
+    was logged here as one warning line already (the health check logs its own)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name == "django.request"
+                    and getattr(record, "status_code", None) == 503)
