@@ -8,6 +8,7 @@ layer and cache, `DJANGO_ENV=production` to hardened settings that demand a real
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -186,6 +187,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Django's PBKDF2 with bounded concurrency and no database connection held while hashing
+# (accounts/hashers.py); the rest of Django's defaults still verify older hashes.
+PASSWORD_HASHERS = [
+    "accounts.hashers.BoundedPBKDF2PasswordHasher",  # replaces PBKDF2PasswordHasher
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+PASSWORD_HASH_CONCURRENCY = env_int("PASSWORD_HASH_CONCURRENCY", os.cpu_count() or 2, minimum=1)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
