@@ -1,4 +1,4 @@
-"""Page routes: lobby, game, replay, board image, leaderboards."""
+"""Page routes: lobby, game, replay, board image, leaderboards, rules."""
 
 from django.urls import path
 
@@ -15,4 +15,5 @@ urlpatterns = [
     path("games/<int:game_id>/check", views.check, name="game-check"),
     path("leaderboard/", views.leaderboard, name="leaderboard-default"),
     path("leaderboard/<str:kind>/", views.leaderboard, name="leaderboard"),
+    path("rules/<str:kind>/", views.rules_page, name="rules"),
 ]

@@ -24,19 +24,16 @@ from django.views.decorators.http import require_GET, require_POST
 from bloqueio_site import strict_json
 from bloqueio_site.errors import ServiceError
 from games import engine, selectors, services
-from games.board_svg import board_spec, render_svg, seat_styles
+from games.boards import board_css, board_spec, render_svg
+from games.boards.colours import kind_label, seat_styles
 from games.live import presence
 from games.models import Game, Seat, Status
 
-KIND_LABELS = {
-    "bloqueio": "Bloqueio · 4 players",
-    "bloqueio2": "Bloqueio · 2 players",
-    "quoridor": "Quoridor · 2 players",
-    "quoridor4": "Quoridor · 4 players",
-}
 # (label, initial seconds, increment seconds); "" = untimed.
 TIME_CONTROLS = {
     "": ("No clock", None, None),
+    "60+1": ("1 min + 1 s", 60, 1),
+    "120+2": ("2 min + 2 s", 120, 2),
     "180+2": ("3 min + 2 s", 180, 2),
     "300+3": ("5 min + 3 s", 300, 3),
     "600+5": ("10 min + 5 s", 600, 5),
@@ -53,8 +50,13 @@ def _game_or_404(game_id: int) -> Game:
 
 
 def _kinds() -> list[dict[str, Any]]:
-    return [{"kind": k, "label": KIND_LABELS.get(k, k), "seats": seat_styles(k)}
-            for k in engine.KINDS]
+    out = []
+    for k in engine.KINDS:
+        info = engine.get(k).info
+        out.append({"kind": k, "label": kind_label(k), "seats": list(seat_styles(k)),
+                    "summary": info.summary, "players": info.seats,
+                    "clock": info.clock})
+    return out
 
 
 def _event_rows(game: Game) -> list[dict[str, Any]]:
@@ -72,7 +74,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         seats = (Seat.objects.filter(user=request.user).select_related("game")
                  .order_by("-game__created_at")[:MY_GAMES])
-        mine = [{"id": s.game.pk, "kind": s.game.kind, "label": KIND_LABELS.get(s.game.kind),
+        mine = [{"id": s.game.pk, "kind": s.game.kind, "label": kind_label(s.game.kind),
                  "status": s.game.status, "seat": s.seat, "ply": s.game.ply,
                  "ranked": s.game.ranked,
                  "won": bool(s.game.result and s.game.result.get("winner") == s.seat)}
@@ -133,35 +135,25 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     data = {
         "game": body, "spec": board_spec(game.kind), "events": _event_rows(game),
         "me": {"username": request.user.username or None, "seat": seat},
-        "label": KIND_LABELS.get(game.kind, game.kind),
+        "label": kind_label(game.kind),
     }
     can_join = (game.status == Status.WAITING and user_id is not None and seat is None)
     return render(request, "games/game.html", {
         "game": game, "data": data, "seat": seat, "can_join": can_join,
-        "label": data["label"],
+        "label": data["label"], "board_css": board_css(game.kind),
     })
 
 
-def _frames(game: Game) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Per ply: turn, pawns, barriers left, in-game flags and how many barriers stand.
-
-    Barriers only ever accumulate, so one ordered list plus a count per ply describes
-    every position without repeating them.
-    """
+def _states(game: Game) -> list[dict[str, Any]]:
+    """The state after every ply (0 .. game.ply), for the replay viewer to step through
+    without a request per step."""
     rules = engine.get(game.kind)
     state = rules.initial()
-    frames = []
-
-    def frame(s: engine.GameState) -> dict[str, Any]:
-        j = s.to_json()
-        return {"turn": j["turn"], "pawns": j["pawns"], "barriers_left": j["barriers_left"],
-                "in_game": j["in_game"], "nb": len(j["barriers"])}
-
-    frames.append(frame(state))
+    states = [state.to_json()]
     for event in selectors.engine_events(game.pk):
         state = rules.apply_event(state, event)
-        frames.append(frame(state))
-    return frames, state.to_json()["barriers"]
+        states.append(state.to_json())
+    return states
 
 
 def _ply_param(request: HttpRequest, game: Game) -> int | None:
@@ -179,15 +171,15 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     ply = _ply_param(request, game)
     if ply == -1:
         return HttpResponseBadRequest(f"ply must be a whole number from 0 to {game.ply}.")
-    frames, barriers = _frames(game)
     data = {
         "game": selectors.game_json(game), "spec": board_spec(game.kind),
-        "events": _event_rows(game), "frames": frames, "barriers": barriers,
+        "events": _event_rows(game), "states": _states(game),
         "ply": game.ply if ply is None else ply,
-        "label": KIND_LABELS.get(game.kind, game.kind),
+        "label": kind_label(game.kind),
     }
     return render(request, "games/replay.html", {"game": game, "data": data,
-                                                 "label": data["label"]})
+                                                 "label": data["label"],
+                                                 "board_css": board_css(game.kind)})
 
 
 @require_GET
@@ -200,7 +192,7 @@ def board_svg(request: HttpRequest, game_id: int) -> HttpResponse:
     ply = game.ply if ply is None else ply
     state = game.state if ply == game.ply else selectors.state_at(game, ply).to_json()
     svg = render_svg(game.kind, state, ply=ply,
-                     title=f"{KIND_LABELS.get(game.kind, game.kind)}, game #{game.pk}, ply {ply}")
+                     title=f"{kind_label(game.kind)}, game #{game.pk}, ply {ply}")
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     # A finished game's positions never change; a live one's latest position does.
     response["Cache-Control"] = ("public, max-age=86400"
@@ -233,5 +225,15 @@ def leaderboard(request: HttpRequest, kind: str = "bloqueio") -> HttpResponse:
     if kind not in engine.KINDS:
         raise Http404(f"No game kind {kind}.")
     return render(request, "games/leaderboard.html", {
-        "kind": kind, "kinds": _kinds(), "label": KIND_LABELS.get(kind, kind),
+        "kind": kind, "kinds": _kinds(), "label": kind_label(kind),
+    })
+
+
+def rules_page(request: HttpRequest, kind: str) -> HttpResponse:
+    """How to play `kind`: the project's own rule text (templates/rules/<kind>.html)."""
+    if kind not in engine.KINDS:
+        raise Http404(f"No game kind {kind}.")
+    return render(request, "rules/page.html", {
+        "kind": kind, "label": kind_label(kind), "info": engine.get(kind).info,
+        "rules_template": f"rules/{kind}.html", "kinds": _kinds(),
     })

@@ -102,12 +102,42 @@ class SeatOut(serializers.Serializer):
     rating = serializers.IntegerField(allow_null=True)
 
 
+class ColourOut(serializers.Serializer):
+    name = serializers.CharField()
+    colour = serializers.CharField(help_text="#rrggbb")
+    initial = serializers.CharField(help_text="the letter drawn on its pieces")
+
+
+class ClockOut(serializers.Serializer):
+    initial = serializers.IntegerField(help_text="seconds")
+    increment = serializers.IntegerField(help_text="seconds a move")
+
+
+class KindOut(serializers.Serializer):
+    kind = serializers.CharField()
+    family = serializers.CharField(help_text="`barrier`, `blockade` or `blokus`")
+    title = serializers.CharField()
+    summary = serializers.CharField()
+    seats = serializers.IntegerField()
+    rows = serializers.IntegerField()
+    cols = serializers.IntegerField()
+    colours = ColourOut(many=True, help_text="a seat's colour, or in Blokus every colour")
+    colour_seats = serializers.ListField(child=serializers.IntegerField(),
+                                         help_text="the seat playing each colour")
+    move_limit = serializers.IntegerField(help_text="plies after which the game ends")
+    measure_name = serializers.CharField(help_text="what analysis charts count per seat")
+    measure_higher_is_better = serializers.BooleanField()
+    clock = ClockOut(help_text="the default clock of a ranked game")
+
+
 class ResultOut(serializers.Serializer):
     winner = serializers.IntegerField(allow_null=True)
     ranking = serializers.ListField(child=serializers.IntegerField())
     reason = serializers.ChoiceField(
         choices=["goal", "last_standing", "blocked", "move_limit", "stalemate", "score", "aborted"]
     )
+    scores = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                   help_text="per seat, in kinds that score (Blokus)")
 
 
 class GameOut(serializers.Serializer):

@@ -5,6 +5,7 @@ from django.urls import path
 from games.api import ranked_views, views
 
 urlpatterns = [
+    path("kinds/", views.KindsView.as_view(), name="api-kinds"),
     path("games/", views.GamesView.as_view(), name="api-games"),
     path("games/<int:game_id>/", views.GameView.as_view(), name="api-game"),
     path("games/<int:game_id>/join/", views.JoinView.as_view(), name="api-game-join"),

@@ -37,6 +37,16 @@ def _game_response(game_id: int, code: int = status.HTTP_200_OK) -> Response:
     return Response(selectors.game_json(_game(game_id)), status=code)
 
 
+class KindsView(APIView):
+    """Every game kind the server hosts, with what a client needs to show it."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(operation_id="kinds_list", responses={200: io.KindOut(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response([engine.get(kind).info.to_json() for kind in engine.KINDS])
+
+
 class GamesView(APIView):
     @extend_schema(
         operation_id="games_list",

@@ -1,9 +1,9 @@
-"""The board drawing spec, shared by the server-side SVG and the page's board.js.
+"""The barrier family's board (bloqueio, bloqueio2, quoridor, quoridor4): spec and SVG.
 
-`board_spec(kind)` is everything needed to draw a board of that kind: grid size, which
-cells are playable / a seat's goal zone / unusable corners, barrier anchor range, and
-per seat its name, colour, accessible text colour and initial. The page embeds the spec
-as JSON and `static/js/board.js` draws with the same layout constants (`CELL`, `MARGIN`,
+`spec(kind)` adds what a barrier board needs to the common spec: which cells are
+playable / a seat's goal zone / unusable corners, the barrier anchor range and barriers
+per seat, and per seat its start and goal line. The page embeds the spec as JSON and
+`static/js/boards/barrier.js` draws with the same layout constants (`CELL`, `MARGIN`,
 wall and pawn sizes) as `render_svg` here, so a shared image and the live board match.
 """
 
@@ -13,6 +13,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from games import engine
+from games.boards.colours import INK, seat_styles
 
 CELL = 40  # one cell, in SVG user units
 MARGIN = 22  # room for the coordinate labels around the board
@@ -20,44 +21,20 @@ INSET = 2.5  # gap between a cell's tile and its grid lines
 WALL = 7  # barrier thickness
 PAWN_R = 14  # pawn radius
 
-# Seat colours (RULES.md) with a darker text colour of each that meets WCAG AA (>= 4.5:1)
-# on white; pawn initials are drawn in INK, which meets AA on every seat colour.
-INK = "#0f172a"
-PALETTE = {
-    "red": ("Red", "#ef4444", "#b91c1c"),
-    "blue": ("Blue", "#3b82f6", "#1d4ed8"),
-    "green": ("Green", "#22c55e", "#15803d"),
-    "yellow": ("Yellow", "#f59e0b", "#b45309"),
-}
-SEAT_COLOURS = {
-    "bloqueio": ("red", "blue", "green", "yellow"),
-    "bloqueio2": ("red", "green"),
-    "quoridor": ("red", "blue"),
-    "quoridor4": ("red", "blue", "green", "yellow"),
-}
 ZONE_INNER = "in"
 ZONE_CORNER = "x"
 
 
-def seat_styles(kind: str) -> list[dict[str, str]]:
-    """Name, fill colour, accessible text colour and initial of each seat."""
-    out = []
-    for key in SEAT_COLOURS[kind]:
-        name, fill, text = PALETTE[key]
-        out.append({"name": name, "colour": fill, "text": text, "initial": name[0]})
-    return out
-
-
-def board_spec(kind: str) -> dict[str, Any]:
-    """Everything a renderer needs to draw a `kind` board (embedded in pages as JSON)."""
-    rules = engine.get(kind)
+def spec(kind: str) -> dict[str, Any]:
+    """What a renderer needs beyond the common spec to draw a `kind` board."""
+    rules: Any = engine.get(kind)  # a barrier family's rules: it has a geometry
     geometry = rules.geometry
     grid, lo, hi = geometry.grid, geometry.offset, geometry.offset + geometry.side - 1
     zones: list[list[Any]] = [[ZONE_INNER] * grid for _ in range(grid)]
     seats = []
     for index, (spec, style) in enumerate(zip(geometry.seats, seat_styles(kind), strict=True)):
         seats.append({
-            "seat": index, **style, "start": list(spec.start),
+            **style, "seat": index, "start": list(spec.start),
             "goal": {"axis": spec.axis, "line": spec.line},
         })
         if grid > geometry.side:  # Bloqueio: the border rows/cols are goal zones
@@ -71,7 +48,7 @@ def board_spec(kind: str) -> dict[str, Any]:
             elif zones[r][c] == ZONE_INNER and not (lo <= r <= hi and lo <= c <= hi):
                 zones[r][c] = ZONE_CORNER  # a border cell that is nobody's goal
     return {
-        "kind": kind, "grid": grid, "anchor": [geometry.anchor_lo, geometry.anchor_hi],
+        "grid": grid, "anchor": [geometry.anchor_lo, geometry.anchor_hi],
         "barriers_each": rules.barriers_each, "seats": seats, "zones": zones,
         "layout": {"cell": CELL, "margin": MARGIN, "inset": INSET, "wall": WALL,
                    "pawn": PAWN_R, "ink": INK},
@@ -90,10 +67,9 @@ def wall_points(at: list[int], orientation: str) -> tuple[tuple[int, int], tuple
     return (r, c + 1), (r + 2, c + 1)
 
 
-def render_svg(kind: str, state: dict[str, Any], *, ply: int | None = None,
-               title: str | None = None) -> str:
+def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
+               ply: int | None = None, title: str | None = None) -> str:
     """A standalone SVG of a barrier-game position (no rotation: row 0 at the top)."""
-    spec = board_spec(kind)
     grid, seats = spec["grid"], spec["seats"]
     size = grid * CELL + 2 * MARGIN
     out = [

@@ -75,6 +75,9 @@ class KindInfo:
     move_limit: int = 0
     measure_name: str = ""  # what ``Rules.measure`` counts ("steps to goal", "score")
     measure_higher_is_better: bool = False
+    # The clock a timed game of this kind gets by default (ranked play): initial seconds
+    # and the increment per move, sized to how many moves a seat makes in a typical game.
+    clock: tuple[int, int] = (180, 2)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,6 +93,7 @@ class KindInfo:
             "move_limit": self.move_limit,
             "measure_name": self.measure_name,
             "measure_higher_is_better": self.measure_higher_is_better,
+            "clock": {"initial": self.clock[0], "increment": self.clock[1]},
         }
 
 

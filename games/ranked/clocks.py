@@ -23,6 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from games import engine
 from games.engine import LEAVE_REASONS
 from games.models import ClockHeartbeat, Game, Status
 
@@ -30,16 +31,10 @@ FIRST_MOVE_SECONDS = 30
 DOWNTIME_GRACE = timedelta(seconds=10)
 HEARTBEAT = "clocks"
 
-# Ranked games get these when created without a time control: 3 min + 2 s a move.
-DEFAULT_TIME_CONTROL = {"initial": 180, "increment": 2}
-DEFAULT_TIME_CONTROLS: dict[str, dict[str, int]] = {
-    "bloqueio": {"initial": 240, "increment": 2},
-    "quoridor4": {"initial": 240, "increment": 2},
-}
-
-
 def default_time_control(kind: str) -> dict[str, int]:
-    return dict(DEFAULT_TIME_CONTROLS.get(kind, DEFAULT_TIME_CONTROL))
+    """The clock ranked games of `kind` get: the engine's suggestion for the kind."""
+    initial, increment = engine.get(kind).info.clock
+    return {"initial": initial, "increment": increment}
 
 
 def _ms(delta: timedelta) -> int:

@@ -1,22 +1,22 @@
 // The game page: play (or watch) one game live. The page embeds the game, the board spec,
-// the events so far and who you are; the socket keeps them current; the board turns
-// clicks, taps and keys into actions. Legal moves come from the API's legal actions;
-// reasons for refusals come from the page's /check endpoint (rules.is_legal).
+// the events so far and who you are; the socket keeps them current. Everything about the
+// board (drawing, clicks, taps, keys, notation) is the family's board module
+// (static/js/boards/<family>.js, docs/web.md); this page feeds it the state and the
+// viewer's legal actions (from the API), answers its questions (`check`: the engine's
+// reason for a refusal) and sends the actions it makes.
 
-import { el, get, readData } from "./api.js";
-import { Board, barrierKey, rotationFor } from "./board.js";
+import { get, readData } from "./api.js";
 import { chip, clockBase, clockNow, formatClock, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
-import { describe, formatAction, parseNotation } from "./notation.js";
 import { GameSocket } from "./socket.js";
 
 const data = readData("game-data");
 const { spec } = data;
+const family = await import(`./boards/${spec.family}.js`);
 let game = data.game;
 let mySeat = data.me.seat;
 let presence = game.presence || null;
 const rows = data.events.map((e) => ({ ply: e.ply, seat: e.seat, text: e.text, action: e.action }));
-let legal = { ply: -1, moves: [], barriers: new Set() };
-let pending = null; // a barrier waiting for the touch/keyboard confirm step
+let legal = { ply: -1, actions: [] };
 let clocksAt = performance.now();
 let clocks = clockBase(game.clocks);
 const reasons = new Map(); // "ply|action" -> reason, so hovering never asks twice
@@ -40,21 +40,16 @@ function lastAction() {
 }
 
 function buildBoard() {
-  const who = mySeat === null ? "watching" : `you are ${spec.seats[mySeat].name}`;
-  board = new Board($("board"), spec, {
-    rotation: rotationFor(spec, mySeat), interactive: true,
-    label: `${data.label} board, ${who}. Arrow keys move the cursor, Enter moves there, H or V previews a barrier.`,
-  });
-  board.on("cell", onCell).on("barrier", onBarrier).on("hover", onHover)
-    .on("activate", onCell).on("barrierKey", (b) => askConfirm(b)).on("escape", cancelPending)
-    .on("cursorStart", () => (mySeat !== null && game.state.pawns[mySeat]) || null)
-    .on("cursor", (c) => say(`Cursor on ${formatAction({ type: "move", to: c })}`));
+  board = family.createBoard($("board"), spec, { seat: mySeat, interactive: true, label: data.label });
+  board.check = reasonFor;
+  board.on("action", tryAction).on("say", say);
 }
 
 // -- rendering ----------------------------------------------------------------------------
 
 function render() {
-  board.render(game.state, { legal: myTurn() ? legal.moves : [], last: lastAction() });
+  const mine = myTurn();
+  board.render(game.state, { legal: mine && legal.ply === game.ply ? legal.actions : [], last: lastAction(), myTurn: mine });
   renderPresence();
   renderMoves($("moves"), rows, spec, { link: (ply) => `/games/${game.id}/replay/?ply=${ply}` });
   renderResult($("result"), game, spec);
@@ -71,6 +66,7 @@ function render() {
 function renderPresence() {
   renderPlayers($("players"), game, spec, {
     presence, clocks: clockNow(game.clocks, clocks, clocksAt, performance.now()), me: mySeat,
+    notes: (state, seat) => family.seatNotes(state, seat, spec),
   });
   $("spectators").textContent = presence ? String(presence.spectators ?? 0) : "0";
 }
@@ -84,7 +80,7 @@ function renderStatus() {
     text = `Waiting for players: ${taken} of ${game.seats.length} seats taken.`;
   } else if (game.status === "active") {
     const turn = game.state.turn;
-    if (turn === mySeat) { text = "Your turn: click a highlighted cell, or a groove for a barrier."; line.classList.add("mine"); }
+    if (turn === mySeat) { text = board.turnHint; line.classList.add("mine"); }
     else text = `${seatLabel(game, spec, turn)} to move.`;
   } else if (game.status === "aborted") text = "This game was aborted.";
   else text = "Game over.";
@@ -111,28 +107,31 @@ async function refreshLegal() {
   const ply = game.ply;
   const res = await get(`/api/games/${game.id}/legal-actions/`);
   if (!res.ok || game.ply !== ply) return;
-  const moves = [], barriers = new Set();
-  for (const a of res.data.actions) {
-    if (a.type === "move") moves.push(a.to);
-    else if (a.type === "barrier") barriers.add(barrierKey(a));
-  }
-  legal = { ply, moves, barriers };
+  legal = { ply, actions: res.data.actions };
   render();
 }
 
-function isLegal(action) {
-  if (legal.ply !== game.ply) return null; // not known yet
-  if (action.type === "move") return legal.moves.some(([r, c]) => r === action.to[0] && c === action.to[1]);
-  return legal.barriers.has(barrierKey(action));
-}
-
+// The engine's answer for `action` in the current position: {ok, reason}.
 async function reasonFor(action) {
+  const blocked = notPlayingReason();
+  if (blocked) return { ok: false, reason: blocked };
   const k = `${game.ply}|${JSON.stringify(action)}`;
   if (!reasons.has(k)) {
     const res = await get(`/games/${game.id}/check?action=${encodeURIComponent(JSON.stringify(action))}`);
     reasons.set(k, res.ok ? (res.data.ok ? null : res.data.reason) : "cannot check right now");
   }
-  return reasons.get(k);
+  const reason = reasons.get(k);
+  return { ok: reason === null, reason };
+}
+
+// JSON with sorted keys: the same action however its keys were ordered.
+const canonical = (value) => JSON.stringify(value, (k, v) => (v && typeof v === "object" && !Array.isArray(v)
+  ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+
+function isKnownLegal(action) {
+  if (legal.ply !== game.ply) return false;
+  const wanted = canonical(action);
+  return legal.actions.some((a) => canonical(a) === wanted);
 }
 
 function notPlayingReason() {
@@ -146,76 +145,17 @@ function notPlayingReason() {
 
 // -- input --------------------------------------------------------------------------------
 
-async function tryAction(action) {
+// An action the board (or the notation box) made: sent as it is; the server decides.
+function tryAction(action) {
   const blocked = notPlayingReason();
   if (blocked) { say(blocked, "warn"); return; }
-  let ok = isLegal(action);
-  let reason = null;
-  if (ok !== true) {
-    reason = await reasonFor(action);
-    ok = reason === null;
-  }
-  const text = formatAction(action);
-  if (!ok) {
-    say(`${action.type === "move" ? "You can't move to" : "You can't place a barrier at"} ${text}: ${reason}.`, "error");
-    return;
-  }
-  send({ type: "action", action, ply: game.ply, ref: `${game.ply}-${text}` });
+  send({ type: "action", action, ply: game.ply, ref: `${game.ply}-${family.formatAction(action, mySeat)}` });
 }
 
 function send(frame) {
-  cancelPending();
+  board.cancel();
   if (!socket.send(frame)) say("You are offline; the move was not sent. Reconnecting…", "error");
-  else say(frame.type === "resign" ? "Resigning…" : `Sent ${formatAction(frame.action)}…`);
-}
-
-function onCell(cell) {
-  cancelPending();
-  tryAction({ type: "move", to: cell });
-}
-
-function onBarrier(barrier, pointerType) {
-  if (pointerType === "touch") { askConfirm(barrier); return; }
-  tryAction({ type: "barrier", ...barrier });
-}
-
-let hoverTimer = null;
-function onHover(barrier) {
-  if (pending) return;
-  clearTimeout(hoverTimer);
-  if (!barrier || notPlayingReason()) { board.setPreview(null); return; }
-  const action = { type: "barrier", ...barrier };
-  const ok = isLegal(action);
-  board.setPreview(barrier, ok !== false);
-  const text = formatAction(action);
-  if (ok) { say(`Click to place a barrier at ${text}.`); return; }
-  hoverTimer = setTimeout(async () => {
-    const reason = await reasonFor(action);
-    if (board.el.querySelector(".preview line")?.dataset.at !== `${barrier.at[0]},${barrier.at[1]}`) return;
-    board.setPreview(barrier, reason === null);
-    say(reason === null ? `Click to place a barrier at ${text}.` : `Barrier ${text} is not allowed: ${reason}.`, reason === null ? "" : "error");
-  }, 120);
-}
-
-async function askConfirm(barrier) {
-  const blocked = notPlayingReason();
-  if (blocked) { say(blocked, "warn"); return; }
-  const action = { type: "barrier", ...barrier };
-  let ok = isLegal(action);
-  const reason = ok ? null : await reasonFor(action);
-  ok = reason === null;
-  board.setPreview(barrier, ok);
-  if (!ok) { say(`Barrier ${formatAction(action)} is not allowed: ${reason}.`, "error"); return; }
-  pending = action;
-  $("confirm-text").textContent = `Place a ${barrier.orientation === "H" ? "horizontal" : "vertical"} barrier at ${formatAction({ type: "move", to: barrier.at })} (${formatAction(action)})?`;
-  $("confirm-bar").hidden = false;
-  $("confirm-place").focus();
-}
-
-function cancelPending() {
-  pending = null;
-  $("confirm-bar").hidden = true;
-  board.setPreview(null);
+  else say(frame.type === "resign" ? "Resigning…" : `Sent ${family.formatAction(frame.action, mySeat)}…`);
 }
 
 // -- socket -------------------------------------------------------------------------------
@@ -238,12 +178,12 @@ const socket = new GameSocket(game.id, game.ply, {
   },
   events(fresh, g) {
     for (const e of fresh) {
-      rows.push({ ply: e.ply, seat: e.seat, action: e.action, text: formatAction(e.action, e.seat) });
+      rows.push({ ply: e.ply, seat: e.seat, action: e.action, text: family.formatAction(e.action, e.seat) });
     }
     takeGame(g);
-    cancelPending();
+    board.cancel();
     const last = fresh[fresh.length - 1];
-    if (last) say(`${describe(last.action, seatLabel(game, spec, last.seat))}.`);
+    if (last) say(`${family.describe(last.action, seatLabel(game, spec, last.seat))}.`);
     if (game.result) say("", "");
     render();
     refreshLegal();
@@ -271,13 +211,15 @@ window.bloqueioSocket = socket; // tests drop it to check reconnection
 
 // -- page wiring --------------------------------------------------------------------------
 
-$("confirm-place").addEventListener("click", () => { if (pending) tryAction(pending); });
-$("confirm-cancel").addEventListener("click", () => { cancelPending(); say(""); });
-$("notation-form").addEventListener("submit", (e) => {
+$("notation").placeholder = family.notationPlaceholder;
+$("notation-help").textContent = family.notationHelp;
+$("notation-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = $("notation");
-  const action = parseNotation(input.value);
-  if (!action) { say(`"${input.value}" is not a move: type a cell like f2, or a barrier like e3h.`, "error"); return; }
+  const action = family.parseNotation(input.value, spec);
+  if (!action) { say(`"${input.value}" is not a move (${family.notationHelp})`, "error"); return; }
+  const answer = isKnownLegal(action) ? { ok: true } : await reasonFor(action);
+  if (!answer.ok) { say(`You can't play ${family.formatAction(action, mySeat)}: ${answer.reason}.`, "error"); return; }
   input.value = "";
   tryAction(action);
 });

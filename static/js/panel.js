@@ -1,5 +1,5 @@
-// The side panel of the game and replay pages: players (rating, online dot, barriers
-// left, clock), the move list, and the end-of-game summary. Pure rendering from data.
+// The side panel of the game and replay pages: players (rating, online dot, the board
+// module's notes, clock), the move list, and the end-of-game summary. Pure rendering.
 
 import { el } from "./api.js";
 
@@ -17,7 +17,7 @@ export function seatLabel(game, spec, seat) {
 
 export function chip(spec, seat) {
   const s = spec.seats[seat];
-  return el("span", { class: "chip", style: `background:${s.colour}`, "aria-hidden": "true" }, s.initial);
+  return el("span", { class: "chip", style: `background:${s.colour};color:${s.ink || "#0f172a"}`, "aria-hidden": "true" }, s.initial);
 }
 
 export function formatClock(ms) {
@@ -46,17 +46,17 @@ export function clockNow(clocks, base, receivedAt, now) {
   return base.map((ms, seat) => (clocks.running === seat && ms !== null ? ms - (now - receivedAt) : ms));
 }
 
-export function renderPlayers(list, game, spec, { presence = null, clocks = null, state = null, me = null } = {}) {
+// notes(state, seat): the board module's per-seat facts ("5 barriers", "score -12").
+export function renderPlayers(list, game, spec, { presence = null, clocks = null, state = null, me = null, notes = () => [] } = {}) {
   const st = state || game.state;
   list.replaceChildren(...spec.seats.map((s, seat) => {
     const info = game.seats[seat] || {};
     const inGame = st.in_game ? st.in_game[seat] : true;
     const turn = game.status === "active" && st.turn === seat;
     const online = presence && presence.online ? presence.online[seat] : null;
-    const left = st.barriers_left ? st.barriers_left[seat] : null;
     const sub = [];
     if (info.rating !== null && info.rating !== undefined) sub.push(`rating ${Math.round(info.rating)}`);
-    if (left !== null) sub.push(`${left} barrier${left === 1 ? "" : "s"}`);
+    sub.push(...notes(st, seat));
     if (!inGame) sub.push("left the game");
     if (turn) sub.push("to move");
     const clockText = clocks && clocks[seat] !== null && clocks[seat] !== undefined ? formatClock(clocks[seat]) : null;
@@ -122,7 +122,8 @@ export function renderResult(box, game, spec) {
     el("ul", { class: "small", style: "margin:.25rem 0 0;padding:0;list-style:none" }, rows.map(({ seat, rank }) => {
       const info = game.seats[seat] || {};
       const delta = changes ? changes[seat] : info.rating_change;
-      return el("li", {}, `${rank ?? "?"}. ${seatLabel(game, spec, seat)}`,
+      const score = r.scores ? ` · score ${r.scores[seat]}` : "";
+      return el("li", {}, `${rank ?? "?"}. ${seatLabel(game, spec, seat)}${score}`,
         info.rating !== null && info.rating !== undefined ? ` · rating ${Math.round(info.rating)}` : "",
         delta !== null && delta !== undefined ? ` (${delta >= 0 ? "+" : ""}${Math.round(delta)})` : "");
     })),

@@ -1,29 +1,24 @@
-// The replay viewer: every position of a game, from per-ply frames the page embeds
-// (pawns, turn, barriers left, and how many of the game's barriers stand). Buttons,
-// slider, arrow keys and the move list all step; the URL's ?ply= follows, to share.
+// The replay viewer: every position of a game, from the state after each ply that the
+// page embeds, drawn by the family's board module (docs/web.md). Buttons, slider, arrow
+// keys and the move list all step; the URL's ?ply= follows, to share.
 
 import { readData } from "./api.js";
-import { Board } from "./board.js";
 import { renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
 
 const data = readData("replay-data");
-const { spec, frames, barriers, game } = data;
-const max = frames.length - 1;
+const { spec, states, game } = data;
+const family = await import(`./boards/${spec.family}.js`);
+const max = states.length - 1;
 const $ = (id) => document.getElementById(id);
-const board = new Board($("board"), spec, { label: `${data.label} replay board` });
+const board = family.createBoard($("board"), spec, { label: `${data.label} replay board` });
 const slider = $("slider");
 slider.max = String(max);
 let ply = Math.max(0, Math.min(max, data.ply));
 let thumbTimer = null;
 
-function stateAt(n) {
-  const f = frames[n];
-  return { ...f, barriers: barriers.slice(0, f.nb) };
-}
-
 function show(n, { push = true } = {}) {
   ply = Math.max(0, Math.min(max, n));
-  const state = stateAt(ply);
+  const state = states[ply];
   const last = ply > 0 ? data.events[ply - 1].action : null;
   board.render(state, { last });
   board.el.dataset.ply = ply;
@@ -33,7 +28,9 @@ function show(n, { push = true } = {}) {
   $("replay-status").textContent = ply === 0 ? "Starting position."
     : `${ply}. ${seatLabel(game, spec, ev.seat)}: ${ev.text}` +
       (state.turn !== null && ply < max ? ` · ${spec.seats[state.turn].name} to move` : "");
-  renderPlayers($("players"), { ...game, status: ply === max ? game.status : "active" }, spec, { state });
+  renderPlayers($("players"), { ...game, status: ply === max ? game.status : "active" }, spec, {
+    state, notes: (st, seat) => family.seatNotes(st, seat, spec),
+  });
   renderMoves($("moves"), data.events, spec, { current: ply, onPick: (p) => show(p) });
   for (const id of ["first", "prev"]) $(id).disabled = ply === 0;
   for (const id of ["next", "last"]) $(id).disabled = ply === max;

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from games import engine, services
-from games.board_svg import board_spec
+from games.boards import board_spec
 
 pytestmark = pytest.mark.django_db
 
@@ -89,16 +89,15 @@ def test_missing_game_pages_are_404(client):
         assert client.get(url).status_code == 404, url
 
 
-def test_replay_embeds_a_frame_per_ply_matching_the_engine(client, game):
+def test_replay_embeds_the_state_of_every_ply_matching_the_engine(client, game):
     response = client.get(f"/games/{game.pk}/replay/?ply=2")
     data = embedded(response, "replay-data")
     assert data["ply"] == 2
     rules = engine.get("bloqueio2")
     actions = [e["action"] for e in data["events"]]
-    for ply, frame in enumerate(data["frames"]):
-        state = rules.replay(actions[:ply]).to_json()
-        assert frame["pawns"] == state["pawns"]
-        assert data["barriers"][:frame["nb"]] == state["barriers"]
+    assert len(data["states"]) == len(actions) + 1
+    for ply, state in enumerate(data["states"]):
+        assert state == rules.replay(actions[:ply]).to_json()
 
 
 @pytest.mark.parametrize("ply", ["-1", "4", "x", "1.5", "²", "٣"])
@@ -120,12 +119,15 @@ def test_board_svg_draws_the_position_at_a_ply(client, game):
     assert 'class="wall"' not in first
 
 
-def test_board_svg_of_every_kind_has_its_pawns(client, alice):
+def test_board_svg_of_every_kind_draws_its_start(client, alice):
     for kind in engine.KINDS:
         g = services.create_game(user=alice, kind=kind)
-        svg = client.get(f"/games/{g.pk}/board.svg").content.decode()
-        start = engine.get(kind).initial().to_json()["pawns"]
-        assert pawns(svg) == {s: tuple(p) for s, p in enumerate(start)}, kind
+        response = client.get(f"/games/{g.pk}/board.svg")
+        assert response.status_code == 200, kind
+        svg = response.content.decode()
+        assert svg.startswith("<svg") and f'data-kind="{kind}"' in svg, kind
+        start = engine.get(kind).initial().to_json().get("pawns", [])
+        assert pawns(svg) == {s: tuple(p) for s, p in enumerate(start) if p}, kind
 
 
 def test_check_gives_the_engines_reason(client, alice, bob, game):
@@ -163,3 +165,15 @@ def test_profile_links_recent_games_to_replays(client, game):
     page = client.get("/users/alice/").content.decode()
     assert f"/games/{game.pk}/replay/" in page
     assert 'id="profile-data"' in page
+
+
+def test_the_kinds_endpoint_lists_every_kind_with_what_a_client_shows(client):
+    response = client.get("/api/kinds/")
+    assert response.status_code == 200
+    kinds = response.json()
+    assert [k["kind"] for k in kinds] == list(engine.KINDS)
+    for row in kinds:
+        info = engine.get(row["kind"]).info
+        assert row == info.to_json()
+        assert len(row["colour_seats"]) == len(row["colours"])
+        assert row["clock"]["initial"] >= 60

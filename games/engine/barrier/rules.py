@@ -63,6 +63,8 @@ class BarrierRules(WallLogic):
             move_limit=self.max_plies,
             measure_name="steps to goal",
             measure_higher_is_better=False,
+            # four seats wait three turns for each of their own
+            clock=(240, 2) if self.seats == 4 else (180, 2),
         )
 
     def __repr__(self) -> str:

@@ -38,6 +38,7 @@ class BlockadeRules(BlockadeFamilyRules[PlaceState, Place]):
         cols=SIZE,
         colours=(SeatInfo("X", "#3b82f6", "X"), SeatInfo("O", "#f59e0b", "O")),
         move_limit=200,
+        clock=(60, 2),  # a dozen moves a seat at most
         measure_name="placements available",
         measure_higher_is_better=True,
     )

@@ -43,6 +43,7 @@ class BlockadeRunRules(BlockadeFamilyRules[RunState, Run]):
         cols=SIZE,
         colours=(SeatInfo("Red", "#ef4444", "R"), SeatInfo("Green", "#22c55e", "G")),
         move_limit=200,
+        clock=(60, 2),  # a dozen moves a seat at most
         measure_name="steps available",
         measure_higher_is_better=True,
     )

@@ -66,6 +66,8 @@ class BlokusRules:
             move_limit=self.max_plies,
             measure_name="score",
             measure_higher_is_better=True,
+            # 21 pieces a colour; a seat of blokus2 places up to 42
+            clock=(300, 3) if self.ncolours == self.seats else (480, 3),
         )
 
     def __repr__(self) -> str:

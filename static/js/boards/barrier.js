@@ -1,7 +1,13 @@
-// The board as SVG, drawn from the spec games/board_svg.py embeds (same layout constants
-// as the server's board.svg). Rotation is a change of coordinates, not an SVG transform,
-// so labels and pawn initials stay upright. Pointer positions are mapped back to logical
-// coordinates: near a grid line means a groove (a barrier), otherwise a cell.
+// The barrier family's board (bloqueio, bloqueio2, quoridor, quoridor4), behind the page's
+// board-module interface (docs/web.md): `createBoard` and the notation helpers.
+//
+// `Board` is the SVG, drawn from the spec games/boards/barrier.py embeds (same layout
+// constants as the server's board.svg). Rotation is a change of coordinates, not an SVG
+// transform, so labels and pawn initials stay upright. Pointer positions are mapped back
+// to logical coordinates: near a grid line means a groove (a barrier), otherwise a cell.
+// `BarrierView` turns clicks, taps and keys into actions: a click on a cell is a move, on
+// a groove a barrier (hover previews it, with the engine's reason when it is refused); a
+// tapped or keyed barrier waits in a confirm bar.
 
 const NS = "http://www.w3.org/2000/svg";
 const GROOVE = 0.2; // how close to a line (in cells) a pointer must be to mean a groove
@@ -285,5 +291,191 @@ export class Board {
     } else if (e.key === "Escape") {
       this.emit("escape");
     }
+  }
+}
+
+// -- notation (docs/engine.md; the same as rules.format_action) ---------------------------
+
+export const cellName = ([r, c]) => `${String.fromCharCode(97 + c)}${r}`;
+
+export function formatAction(action, seat) {
+  switch (action.type) {
+    case "move": return cellName(action.to);
+    case "barrier": return cellName(action.at) + action.orientation.toLowerCase();
+    case "pass": return "pass";
+    case "resign": case "timeout": case "removed": return `${action.type}:${seat}`;
+    default: return action.type;
+  }
+}
+
+// "f2" -> move, "e3h" -> barrier; null when the text is not an action.
+export function parseNotation(text) {
+  const m = /^([a-z])(0|[1-9][0-9]?)([hv]?)$/.exec(text.trim().toLowerCase());
+  if (!m) return null;
+  const cell = [Number(m[2]), m[1].charCodeAt(0) - 97];
+  if (m[3]) return { type: "barrier", at: cell, orientation: m[3].toUpperCase() };
+  return { type: "move", to: cell };
+}
+
+export function describe(action, seatName) {
+  switch (action.type) {
+    case "move": return `${seatName} moved to ${cellName(action.to)}`;
+    case "barrier":
+      return `${seatName} placed a ${action.orientation === "H" ? "horizontal" : "vertical"} barrier at ${cellName(action.at)}`;
+    case "pass": return `${seatName} passed`;
+    case "resign": return `${seatName} resigned`;
+    case "timeout": return `${seatName} ran out of time`;
+    case "removed": return `${seatName} was removed`;
+    default: return `${seatName}: ${action.type}`;
+  }
+}
+
+export const notationHelp = "Letters are columns, numbers rows (a0 top left); h/v = barrier.";
+export const notationPlaceholder = "Type a move: f2, e3h";
+
+export function seatNotes(state, seat) {
+  const left = state.barriers_left ? state.barriers_left[seat] : null;
+  return left === null || left === undefined ? [] : [`${left} barrier${left === 1 ? "" : "s"}`];
+}
+
+// -- the view: the page's board-module interface --------------------------------------------
+
+export function createBoard(container, spec, { seat = null, interactive = false, label = "" } = {}) {
+  return new BarrierView(container, spec, { seat, interactive, label });
+}
+
+class BarrierView {
+  constructor(container, spec, { seat, interactive, label }) {
+    this.spec = spec;
+    this.handlers = {};
+    this.check = async () => ({ ok: true, reason: null });
+    this.turnHint = "Your turn: click a highlighted cell, or a groove for a barrier.";
+    this.state = null;
+    this.myTurn = false;
+    this.moves = new Set();
+    this.barriers = new Set();
+    this.known = false; // legal actions of this position known
+    this.pending = null; // a barrier waiting for the touch/keyboard confirm step
+    const who = seat === null || seat === undefined ? "watching" : `you are ${spec.seats[seat].name}`;
+    const boardBox = document.createElement("div");
+    container.replaceChildren(boardBox);
+    this.board = new Board(boardBox, spec, {
+      rotation: rotationFor(spec, seat), interactive,
+      label: interactive
+        ? `${label || spec.title} board, ${who}. Arrow keys move the cursor, Enter moves there, H or V previews a barrier.`
+        : (label || `${spec.title} board`),
+    });
+    this.el = this.board.el;
+    if (!interactive) return;
+    this.bar = this.confirmBar();
+    container.append(this.bar);
+    this.board.on("cell", (cell) => this.onCell(cell)).on("barrier", (b, pointer) => this.onBarrier(b, pointer))
+      .on("hover", (b) => this.onHover(b)).on("activate", (cell) => this.onCell(cell))
+      .on("barrierKey", (b) => this.askConfirm(b)).on("escape", () => { this.cancel(); this.say(""); })
+      .on("cursorStart", () => (seat !== null && this.state && this.state.pawns[seat]) || null)
+      .on("cursor", (c) => this.say(`Cursor on ${cellName(c)}`));
+  }
+
+  on(name, fn) { this.handlers[name] = fn; return this; }
+  emit(name, ...args) { if (this.handlers[name]) this.handlers[name](...args); }
+  say(text, kind = "") { this.emit("say", text, kind); }
+
+  render(state, { legal = [], last = null, myTurn = false } = {}) {
+    this.state = state;
+    this.myTurn = myTurn;
+    this.known = myTurn && legal.length > 0;
+    this.moves = new Set();
+    this.barriers = new Set();
+    const cells = [];
+    for (const a of legal) {
+      if (a.type === "move") { cells.push(a.to); this.moves.add(key(a.to)); }
+      else if (a.type === "barrier") this.barriers.add(barrierKey(a));
+    }
+    this.board.render(state, { legal: myTurn ? cells : [], last });
+  }
+
+  cancel() {
+    this.pending = null;
+    if (this.bar) this.bar.hidden = true;
+    this.board.setPreview(null);
+  }
+
+  confirmBar() {
+    const bar = document.createElement("div");
+    bar.className = "confirm-bar";
+    bar.id = "confirm-bar";
+    bar.hidden = true;
+    const text = document.createElement("span");
+    text.id = "confirm-text";
+    const place = Object.assign(document.createElement("button"), { type: "button", id: "confirm-place", className: "btn small", textContent: "Place" });
+    const cancel = Object.assign(document.createElement("button"), { type: "button", id: "confirm-cancel", className: "btn secondary small", textContent: "Cancel" });
+    place.addEventListener("click", () => { if (this.pending) this.tryAction(this.pending); });
+    cancel.addEventListener("click", () => { this.cancel(); this.say(""); });
+    bar.append(text, " ", place, " ", cancel);
+    this.confirmText = text;
+    this.confirmPlace = place;
+    return bar;
+  }
+
+  isLegal(action) {
+    if (!this.known) return null;
+    return action.type === "move" ? this.moves.has(key(action.to)) : this.barriers.has(barrierKey(action));
+  }
+
+  async reason(action) {
+    const answer = await this.check(action);
+    return answer.ok ? null : answer.reason;
+  }
+
+  async tryAction(action) {
+    if (!this.myTurn) { this.cancel(); this.emit("action", action); return; } // the page says why not
+    let reason = null;
+    if (this.isLegal(action) !== true) reason = await this.reason(action);
+    const text = formatAction(action);
+    if (reason !== null) {
+      this.say(`${action.type === "move" ? "You can't move to" : "You can't place a barrier at"} ${text}: ${reason}.`, "error");
+      return;
+    }
+    this.cancel();
+    this.emit("action", action);
+  }
+
+  onCell(cell) {
+    this.cancel();
+    this.tryAction({ type: "move", to: cell });
+  }
+
+  onBarrier(barrier, pointerType) {
+    if (pointerType === "touch") { this.askConfirm(barrier); return; }
+    this.tryAction({ type: "barrier", ...barrier });
+  }
+
+  onHover(barrier) {
+    if (this.pending) return;
+    clearTimeout(this.hoverTimer);
+    if (!barrier || !this.myTurn) { this.board.setPreview(null); return; }
+    const action = { type: "barrier", ...barrier };
+    const ok = this.isLegal(action);
+    this.board.setPreview(barrier, ok !== false);
+    const text = formatAction(action);
+    if (ok) { this.say(`Click to place a barrier at ${text}.`); return; }
+    this.hoverTimer = setTimeout(async () => {
+      const reason = await this.reason(action);
+      if (this.el.querySelector(".preview line")?.dataset.at !== `${barrier.at[0]},${barrier.at[1]}`) return;
+      this.board.setPreview(barrier, reason === null);
+      this.say(reason === null ? `Click to place a barrier at ${text}.` : `Barrier ${text} is not allowed: ${reason}.`, reason === null ? "" : "error");
+    }, 120);
+  }
+
+  async askConfirm(barrier) {
+    const action = { type: "barrier", ...barrier };
+    if (!this.myTurn) { this.emit("action", action); return; }
+    const reason = this.isLegal(action) ? null : await this.reason(action);
+    this.board.setPreview(barrier, reason === null);
+    if (reason !== null) { this.say(`Barrier ${formatAction(action)} is not allowed: ${reason}.`, "error"); return; }
+    this.pending = action;
+    this.confirmText.textContent = `Place a ${barrier.orientation === "H" ? "horizontal" : "vertical"} barrier at ${cellName(barrier.at)} (${formatAction(action)})?`;
+    this.bar.hidden = false;
+    this.confirmPlace.focus();
   }
 }

@@ -1,0 +1,63 @@
+"""Boards, one module per game family: the spec the page draws from, and the SVG image.
+
+`board_spec(kind)` is the common part (kind, family, title, grid size, per seat and per
+colour its name, colours and initial) plus the family's own (`<family>.spec`); the page
+embeds it as JSON and `static/js/boards/<family>.js` draws with it. `render_svg` is the
+same position as a standalone image (`/games/{id}/board.svg`). A family module has:
+
+    spec(kind) -> dict                                 what its board needs beyond the common spec
+    render_svg(kind, spec, state, *, ply, title) -> str
+
+Only this package and the page's board modules know families; everything else asks here.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from games import engine
+from games.boards import barrier, blockade, blokus
+from games.boards.colours import seat_styles
+
+FAMILIES: dict[str, ModuleType] = {"barrier": barrier, "blockade": blockade, "blokus": blokus}
+
+
+@cache
+def _spec(kind: str) -> dict[str, Any]:
+    info = engine.get(kind).info
+    colours = list(seat_styles(kind))
+    common = {
+        "kind": kind, "family": info.family, "title": info.title, "summary": info.summary,
+        "rows": info.rows, "cols": info.cols, "colours": colours,
+        # One entry per seat (a seat may play several colours, as in blokus2): the name
+        # and look of its first colour, and the colour indexes it plays.
+        "seats": [
+            {**next(c for c in colours if c["seat"] == seat), "seat": seat,
+             "colour_ids": [i for i, c in enumerate(colours) if c["seat"] == seat],
+             "name": " & ".join(c["name"] for c in colours if c["seat"] == seat)}
+            for seat in range(info.seats)
+        ],
+        "measure": {"name": info.measure_name, "higher_is_better": info.measure_higher_is_better},
+    }
+    return {**common, **FAMILIES[info.family].spec(kind)}
+
+
+def board_spec(kind: str) -> dict[str, Any]:
+    """Everything the page needs to draw a `kind` board (a fresh copy)."""
+    import copy
+
+    return copy.deepcopy(_spec(kind))
+
+
+def board_css(kind: str) -> str:
+    """The static path of the stylesheet of `kind`'s board module."""
+    return f"css/boards/{_spec(kind)['family']}.css"
+
+
+def render_svg(kind: str, state: dict[str, Any], *, ply: int | None = None,
+               title: str | None = None) -> str:
+    """The position `state` of a `kind` game as a standalone SVG (row 0 at the top)."""
+    spec = _spec(kind)
+    return FAMILIES[spec["family"]].render_svg(kind, spec, state, ply=ply, title=title)

@@ -1,0 +1,167 @@
+"""The blokus family's board (blokus, blokus2, blokus_duo): spec and SVG.
+
+`spec(kind)` adds what the page's `static/js/boards/blokus.js` needs to the common spec:
+the layout constants (shared with `render_svg`, so a shared image and the live board
+match), the 21 pieces with every fixed orientation *in the engine's order* (the notation
+"L5/0@a0" indexes them, so the page never recomputes the order), each colour's start
+square and the scoring bonuses.
+
+Squares of one colour that share an edge always belong to one piece (a colour never
+touches itself edge to edge), so a piece is drawn as one shape: its squares filled,
+an outline only where a square meets a square that is not of its colour. Every square
+carries its colour's initial, so colour is never the only cue.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from games import engine
+from games.boards.colours import INK, contrast, seat_styles
+from games.engine.blokus import pieces
+
+CELL = 30  # one square, in SVG user units
+MARGIN = 22  # room for the coordinate labels around the board
+GAP = 1  # the gap between empty squares' tiles
+BOARD_BG = "#e2e8f0"  # the grid lines between empty squares
+EMPTY = "#f8fafc"
+LABEL = "#475569"  # >= 4.5:1 on the page background
+
+
+def _cells(shape: tuple[tuple[int, int], ...]) -> list[list[int]]:
+    return [[r, c] for r, c in shape]
+
+
+def initial_ink(fill: str) -> str:
+    """The colour of the initials drawn on squares of `fill`: the site's ink, or black
+    where the ink would miss 4.5:1 (Duo's purple)."""
+    return INK if contrast(INK, fill) >= 4.5 else "#000000"
+
+
+def spec(kind: str) -> dict[str, Any]:
+    """What a renderer needs beyond the common spec to draw a `kind` board."""
+    rules: Any = engine.get(kind)  # a blokus family's rules: it has a geometry
+    geo = rules.geo
+    return {
+        "initial_ink": [initial_ink(c["colour"]) for c in seat_styles(kind)],
+        "layout": {"cell": CELL, "margin": MARGIN, "gap": GAP, "ink": INK,
+                   "empty": EMPTY, "grid": BOARD_BG, "label": LABEL},
+        "size": geo.size,
+        "starts": [list(s) for s in geo.starts],
+        "start_word": rules.start_word,
+        "colour_seats": list(rules.colour_seats),
+        "pieces": [
+            {"name": name, "size": pieces.SIZES[i], "cells": _cells(pieces.SHAPES[i]),
+             "orientations": [_cells(o) for o in pieces.ORIENTATIONS[i]]}
+            for i, name in enumerate(pieces.NAMES)
+        ],
+        "bonus": {"all_placed": pieces.ALL_PLACED_BONUS, "i1_last": pieces.I1_LAST_BONUS},
+        "total_squares": pieces.TOTAL_SQUARES,
+    }
+
+
+def cell_name(r: int, c: int) -> str:
+    return f"{chr(ord('a') + c)}{r}"
+
+
+def colour_score(spec: dict[str, Any], state: dict[str, Any], colour: int) -> int:
+    """A colour's score: -1 per square in hand; +15 with all placed, +5 if I1 went last."""
+    sizes = {p["name"]: p["size"] for p in spec["pieces"]}
+    hand = state["hands"][colour]
+    if hand:
+        return -sum(sizes[name] for name in hand)
+    bonus = spec["bonus"]
+    return bonus["all_placed"] + (bonus["i1_last"] if state["last_piece"][colour] == "I1" else 0)
+
+
+def _edges(board: list[list[Any]], n: int) -> dict[int, list[str]]:
+    """Per colour, the path segments of its pieces' outlines (where a neighbour differs)."""
+    out: dict[int, list[str]] = {}
+    for r in range(n):
+        for c in range(n):
+            colour = board[r][c]
+            if colour is None:
+                continue
+            x, y = MARGIN + c * CELL, MARGIN + r * CELL
+            segs = out.setdefault(colour, [])
+
+            def other(rr: int, cc: int, colour: int = colour) -> bool:
+                return not (0 <= rr < n and 0 <= cc < n) or board[rr][cc] != colour
+
+            if other(r - 1, c):
+                segs.append(f"M{x} {y}h{CELL}")
+            if other(r + 1, c):
+                segs.append(f"M{x} {y + CELL}h{CELL}")
+            if other(r, c - 1):
+                segs.append(f"M{x} {y}v{CELL}")
+            if other(r, c + 1):
+                segs.append(f"M{x + CELL} {y}v{CELL}")
+    return out
+
+
+def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
+               ply: int | None = None, title: str | None = None) -> str:
+    """A standalone SVG of a Blokus position (no rotation: row 0 at the top)."""
+    n = spec["size"]
+    colours = spec["colours"]
+    size = n * CELL + 2 * MARGIN
+    board: list[list[Any]] = state["board"]
+    font = 'font-family="system-ui, sans-serif"'
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
+        f'width="{size}" height="{size}" role="img" class="board blokus" '
+        f"data-kind={quoteattr(kind)}"
+        + (f' data-ply="{int(ply)}"' if ply is not None else "") + ">",
+        f"<title>{escape(title or f'{kind} position')}</title>",
+        f'<rect width="{size}" height="{size}" rx="12" fill="#f1f5f9"/>',
+        f'<rect x="{MARGIN}" y="{MARGIN}" width="{n * CELL}" height="{n * CELL}" '
+        f'fill="{BOARD_BG}"/>',
+    ]
+    for k in range(n):
+        mid = MARGIN + k * CELL + CELL / 2
+        out.append(f'<text x="{mid}" y="{MARGIN - 7}" class="label" text-anchor="middle" '
+                   f'font-size="11" fill="{LABEL}" {font}>{chr(ord("a") + k)}</text>')
+        out.append(f'<text x="{MARGIN - 5}" y="{mid + 4}" class="label" text-anchor="end" '
+                   f'font-size="11" fill="{LABEL}" {font}>{k}</text>')
+    for r in range(n):
+        for c in range(n):
+            if board[r][c] is None:
+                out.append(
+                    f'<rect class="empty" x="{MARGIN + c * CELL + GAP}" '
+                    f'y="{MARGIN + r * CELL + GAP}" '
+                    f'width="{CELL - 2 * GAP}" height="{CELL - 2 * GAP}" rx="2" fill="{EMPTY}"/>')
+    for index, (r, c) in enumerate(spec["starts"]):
+        if board[r][c] is not None:
+            continue
+        colour = colours[index]
+        cx, cy = MARGIN + c * CELL + CELL / 2, MARGIN + r * CELL + CELL / 2
+        out.append(
+            f'<g class="start" data-colour="{index}" data-row="{r}" data-col="{c}">'
+            f"<title>{escape(colour['name'])} starts on {cell_name(r, c)}</title>"
+            f'<circle cx="{cx}" cy="{cy}" r="{CELL / 2 - 4}" fill="{colour["colour"]}" '
+            f'fill-opacity="0.22" stroke="{colour["text"]}" stroke-width="2" '
+            f'stroke-dasharray="4 3"/>'
+            f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" font-size="11" font-weight="700" '
+            f'fill="{colour["text"]}" {font}>{escape(colour["initial"])}</text></g>')
+    for r in range(n):
+        for c in range(n):
+            index = board[r][c]
+            if index is None:
+                continue
+            colour = colours[index]
+            x, y = MARGIN + c * CELL, MARGIN + r * CELL
+            out.append(
+                f'<g class="square" data-row="{r}" data-col="{c}" data-colour="{index}">'
+                f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{colour["colour"]}"/>'
+                f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" rx="3" '
+                f'fill="#ffffff" fill-opacity="0.18"/>'
+                f'<text x="{x + CELL / 2}" y="{y + CELL / 2 + 4}" text-anchor="middle" '
+                f'font-size="11" font-weight="700" fill="{spec["initial_ink"][index]}" {font}>'
+                f"{escape(colour['initial'])}</text></g>")
+    for index, segs in sorted(_edges(board, n).items()):
+        out.append(f'<path class="outline" data-colour="{index}" d="{"".join(segs)}" '
+                   f'stroke="{colours[index]["text"]}" stroke-width="2" fill="none" '
+                   f'stroke-linecap="square"/>')
+    out.append("</svg>")
+    return "\n".join(out)

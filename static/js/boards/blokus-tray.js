@@ -1,0 +1,162 @@
+// The Blokus board's tray and controls: the 21 pieces of one colour drawn to scale (the
+// colour to move when it is the viewer's turn, else the viewer's next colour, greyed),
+// each a button that picks it; placed pieces stay as faint outlines so every piece keeps
+// its place. The controls rotate, flip, toggle hints, move the ghost (touch) and confirm.
+
+import { NAMES, normalise, turnCW } from "./blokus-pieces.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const UNIT = 10;
+
+export function svg(tag, attrs = {}, text) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export function html(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  node.append(...children.flat().filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+const capital = (s) => s[0].toUpperCase() + s.slice(1);
+
+function button(cls, text, label, onclick, extra = {}) {
+  return html("button", { type: "button", class: `btn small secondary ${cls}`, "aria-label": label, title: label, onclick, ...extra }, text);
+}
+
+export class Tray {
+  constructor(board) {
+    this.b = board;
+    const b = board;
+    this.hintBtn = button("bk-hints", "Hints", "Hints: light the squares the picked piece can cover (H)", () => b.setHints(!b.hints), { "aria-pressed": "false" });
+    this.rotateBtn = button("bk-rotate", "⟳ Rotate", "Rotate the piece clockwise (R)", () => b.turnPiece("rotate"));
+    this.flipBtn = button("bk-flip", "⇋ Flip", "Flip the piece (F)", () => b.turnPiece("flip"));
+    const arrow = (text, label, dr, dc) => button("bk-move", text, `Move the piece ${label}`, () => b.moveGhost(dr, dc), { "data-dir": label });
+    this.arrows = html("span", { class: "bk-arrows", role: "group", "aria-label": "Move the piece" },
+      arrow("←", "left", 0, -1), arrow("↑", "up", -1, 0), arrow("↓", "down", 1, 0), arrow("→", "right", 0, 1));
+    this.confirmBtn = html("button", { type: "button", class: "btn small bk-confirm", onclick: () => b.place() }, "✓ Confirm");
+    this.cancelBtn = button("bk-cancel", "✕", "Drop the piece (Escape)", () => { b.cancel(); b.say(""); });
+    this.controls = html("div", { class: "bk-controls", role: "toolbar", "aria-label": "Piece controls" },
+      this.rotateBtn, this.flipBtn, this.arrows, this.confirmBtn, this.cancelBtn, this.hintBtn);
+    this.heading = html("p", { class: "bk-tray-head" });
+    this.list = html("div", { class: "bk-pieces", role: "group", "aria-label": "Pieces" });
+    this.el = html("div", { class: "bk-side" }, this.controls, this.heading, this.list);
+    this.colour = null;
+  }
+
+  // Whose pieces the tray shows.
+  trayColour() {
+    const { state, mine } = this.b;
+    if (this.b.myTurn) return state.colour;
+    const n = this.b.spec.colours.length;
+    const from = state.colour ?? 0;
+    for (let k = 0; k < n; k++) {
+      const c = (from + k) % n;
+      if (mine.includes(c) && state.hands[c].length) return c;
+    }
+    if (mine.length) return mine[0];
+    return state.colour ?? null;
+  }
+
+  render() {
+    const b = this.b;
+    const colour = this.trayColour();
+    this.colour = colour;
+    this.el.hidden = colour === null;
+    if (colour === null) return;
+    const col = b.spec.colours[colour];
+    const hand = new Set(b.state.hands[colour]);
+    const mineText = b.mine.includes(colour) ? "Your" : `${capital(col.name)}'s`;
+    const left = hand.size;
+    this.heading.replaceChildren(
+      html("span", { class: "chip", style: `background:${col.colour};color:${(b.spec.initial_ink || [])[colour] || "#0f172a"}`, "aria-hidden": "true" }, col.initial),
+      html("span", {}, `${mineText}${b.mine.includes(colour) ? ` ${capital(col.name)}` : ""} pieces · ${left} left`),
+      ...(b.myTurn ? [] : [html("span", { class: "bk-waiting" }, this.idleText())]));
+    this.list.classList.toggle("waiting", !b.myTurn);
+    this.list.setAttribute("aria-label", `${capital(col.name)} pieces`);
+    const pick = b.pick;
+    keep(this.list, NAMES.map((name) => {
+      const orient = pick && pick.piece === name && b.myTurn ? pick.orient : 0;
+      const used = !hand.has(name);
+      return [`${colour}|${name}|${used}|${orient}|${b.k}`, () => this.pieceButton(name, orient, col, used)];
+    }));
+    for (const node of this.list.children) {
+      const picked = Boolean(pick && b.myTurn && node.dataset.piece === pick.piece);
+      node.classList.toggle("picked", picked);
+      node.setAttribute("aria-pressed", picked ? "true" : "false");
+      node.disabled = node.classList.contains("used");
+    }
+    this.markFits();
+  }
+
+  idleText() {
+    const { state, mine } = this.b;
+    if (state.colour === null || state.colour === undefined) return "· game over";
+    if (!mine.length) return "· watching";
+    return mine.includes(state.colour) ? "· loading…" : "· waiting for your turn";
+  }
+
+  pieceButton(name, orient, col, used) {
+    const b = this.b;
+    const piece = b.spec.pieces[b.pieceIndex[name]];
+    let cells = piece.orientations[orient];
+    for (let i = 0; i < b.k; i++) cells = turnCW(cells);
+    cells = normalise(cells);
+    const h = Math.max(...cells.map((p) => p[0])) + 1, w = Math.max(...cells.map((p) => p[1])) + 1;
+    const pic = svg("svg", { viewBox: `-1 -1 ${w * UNIT + 2} ${h * UNIT + 2}`, "aria-hidden": "true", focusable: "false", style: `--w:${w};--h:${h}` });
+    for (const [r, c] of cells) {
+      pic.append(svg("rect", { x: c * UNIT, y: r * UNIT, width: UNIT, height: UNIT, rx: 1.5,
+        fill: used ? "none" : col.colour, stroke: used ? "#94a3b8" : col.text, "stroke-width": 1, "stroke-dasharray": used ? "2 2" : null }));
+    }
+    const label = used ? `${name}, placed` : `${name}, ${piece.size} square${piece.size === 1 ? "" : "s"}`;
+    return html("button", { type: "button", class: `bk-piece${used ? " used" : ""}`, "data-piece": name, "aria-label": label, title: label,
+      onclick: () => { b.pickPiece(name); if (b.pick && !b.touch) b.el.focus({ preventScroll: true }); } },
+      pic, html("span", { class: "bk-piece-name", "aria-hidden": "true" }, name), html("span", { class: "bk-fit", "aria-hidden": "true" }, "●"));
+  }
+
+  // In hint mode, a mark on every piece that still fits somewhere.
+  markFits() {
+    const b = this.b;
+    const show = b.hints && b.myTurn;
+    for (const node of this.list.children) {
+      const fits = show && !node.classList.contains("used") && b.byPiece.has(node.dataset.piece);
+      node.classList.toggle("fits", Boolean(fits));
+      node.classList.toggle("nofit", Boolean(show && !fits && !node.classList.contains("used")));
+      const base = node.getAttribute("aria-label").replace(/, (fits|does not fit)$/, "");
+      node.setAttribute("aria-label", show && !node.classList.contains("used") ? `${base}, ${fits ? "fits" : "does not fit"}` : base);
+    }
+  }
+
+  syncControls(ok) {
+    const b = this.b;
+    this.controls.hidden = !b.myTurn;
+    const none = !b.pick;
+    for (const btn of [this.rotateBtn, this.flipBtn, this.cancelBtn, ...this.arrows.children]) btn.disabled = none;
+    this.confirmBtn.disabled = none;
+    this.confirmBtn.classList.toggle("bad", ok === false);
+    this.confirmBtn.setAttribute("aria-label", ok === false ? "Confirm: this placement is not allowed (shows why)" : "Confirm: place the piece here (Enter)");
+    this.hintBtn.setAttribute("aria-pressed", b.hints ? "true" : "false");
+    this.hintBtn.classList.toggle("on", b.hints);
+  }
+}
+
+// Make `layer` hold one node per [id, make] pair, in order, reusing the nodes it already
+// holds for the same ids (a node's id says everything it draws).
+export function keep(layer, wanted) {
+  const old = new Map([...layer.children].map((n) => [n.dataset.keep, n]));
+  const nodes = wanted.map(([id, make]) => {
+    const node = old.get(id) || make();
+    node.dataset.keep = id;
+    return node;
+  });
+  const same = nodes.length === layer.children.length && nodes.every((n, i) => layer.children[i] === n);
+  if (!same) layer.replaceChildren(...nodes);
+}
