@@ -25,11 +25,15 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@ $(VENV)/.installed-run
 
+# The whole product: Daphne and the background worker (clocks, matchmaking), stopped
+# together (Ctrl-C reaches both; if either exits, the other is stopped).
 run: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v 0
-	@echo "Bloqueio Online is starting at http://$(HOST):$(PORT)/"
-	exec $(PY) -m bloqueio_site.serve $(HOST) $(PORT)
+	@echo "Bloqueio Online is starting at http://$(HOST):$(PORT)/ with its background worker"
+	@$(PY) manage.py run_worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
+	$(PY) -m bloqueio_site.serve $(HOST) $(PORT)
 
 test: $(VENV)/.installed-test
 	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" \

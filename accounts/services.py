@@ -205,7 +205,7 @@ def _after_ban(user: User, report: BanReport) -> None:
         except (AlreadyLeft, GameOver, NotAPlayer):
             continue  # gone already (resigned, finished, or left meanwhile)
         except ServiceError as exc:
-            # e.g. clock_paused: the seat stays; a repeated ban retries it.
+            # e.g. the database briefly unavailable: the seat stays; a repeated ban retries it.
             report.problems.append(f"game {game_id}: {exc.detail}")
             log.warning("ban of user %s: game %s refused: %s", user.pk, game_id, exc.detail)
     report.done = True

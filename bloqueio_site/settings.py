@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served from here: /api/docs/ offline
     "channels",
     "axes",
     "accounts",
@@ -125,6 +126,10 @@ if DATABASE_URL:
         }
 else:
     _db = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
+if _db["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default: Daphne and the worker (`make run` starts both) write the same
+    # file. Take the write lock at BEGIN and wait for it, instead of failing at once.
+    _db.setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -228,6 +233,9 @@ SPECTACULAR_SETTINGS = {
     "Errors are JSON {code, detail}. The WebSocket half is described in docs/realtime.md.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 # A request body larger than this is refused before it is parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 64 * 1024, minimum=1024)

@@ -6,10 +6,12 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as account_views
 from bloqueio_site import health
+from bloqueio_site import views as site_views
 
 urlpatterns = [
     path("", include("games.urls")),  # lobby, game, replay, leaderboard pages
     path("healthz", health.healthz, name="healthz"),
+    path("favicon.ico", site_views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("users/<str:username>/", account_views.profile, name="profile"),

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 
 from bloqueio_site import unavailable
 
@@ -35,3 +36,9 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     if _wants_json(request):
         return JsonResponse({"code": "bad_request", "detail": "Bad request."}, status=400)
     return render(request, "400.html", status=400)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: send them to the real one
+    (resolved per request: the hashed name exists only once static files are collected)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))

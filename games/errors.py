@@ -86,13 +86,6 @@ class FlagFell(GameError):
     status = 409
 
 
-class ClockPaused(GameError):
-    """A flag fell while no clock worker was alive: wait until downtime is forgiven."""
-
-    code = "clock_paused"
-    status = 503
-
-
 class InRankedGame(GameError):
     code = "in_ranked_game"
     status = 409

@@ -25,7 +25,6 @@ from games.errors import (
     AlreadyLeft,
     AlreadySeated,
     AlreadyStarted,
-    ClockPaused,
     FlagFell,
     GameFull,
     GameNotFound,
@@ -335,13 +334,18 @@ def _flag(game: Game, seats: list[Seat], now: datetime) -> int | None:
     """Under the game lock: if the seat to move is out of time, record it and say so.
 
     A seat still on its free first move aborts the game (unrated); otherwise it gets a
-    `timeout` event. A flag that fell while no clock worker was alive is not enforced
-    here (the worker forgives that downtime first): ClockPaused. Returns the seat flagged.
+    `timeout` event. Returns the seat flagged. A deadline that passed while no clock
+    worker watched (its last beat is older than DOWNTIME_GRACE) is not a flag: the time
+    nobody watched is given back to this game's turn, as a restarting worker gives it
+    to every game, and the write goes on (docs/ranked.md, "A game never traps its
+    players"). With a live worker every passed deadline has been watched.
     """
     if game.deadline is None or now < game.deadline or game.status != Status.ACTIVE:
         return None
-    if not clocks.witnessed(game.deadline, clocks.last_beat()):
-        raise ClockPaused("The server clock is catching up after downtime; retry shortly.")
+    beat = clocks.last_beat()
+    if not clocks.witnessed(game.deadline, beat):
+        clocks.forgive_unwatched(game, beat, now)
+        return None
     seat: int = game.state["turn"]
     if not game.clock["moved"][seat]:
         _finish_aborted(game, now)
@@ -363,10 +367,7 @@ def expire_clock(*, game_id: int, now: datetime | None = None) -> bool:
                 .filter(pk=game_id).first())
         if game is None:
             return False
-        try:
-            return _flag(game, _seats(game), now) is not None
-        except ClockPaused:
-            return False
+        return _flag(game, _seats(game), now) is not None
 
 
 def submit_action(

@@ -146,6 +146,9 @@ class Hub:
         first = topic not in self.listeners
         self.listeners.setdefault(topic, set()).add(listener)
         if not self._redis_url:
+            # Embedded mode (no Redis): another process (the worker) can still commit
+            # events here, with nobody to tell us; the audit catches them up.
+            self._ensure_auditor()
             return
         if first:
             self._confirmed[topic] = asyncio.Event()
@@ -256,11 +259,13 @@ class Hub:
         return f"{self._channel_prefix}{topic}"
 
     def _ensure_reader(self) -> None:
-        loop = asyncio.get_running_loop()
         if self._reader is None or self._reader.done():
-            self._reader = loop.create_task(self._read_forever())
+            self._reader = asyncio.get_running_loop().create_task(self._read_forever())
+        self._ensure_auditor()
+
+    def _ensure_auditor(self) -> None:
         if self._auditor is None or self._auditor.done():
-            self._auditor = loop.create_task(self._audit_forever())
+            self._auditor = asyncio.get_running_loop().create_task(self._audit_forever())
 
     async def _read_forever(self) -> None:
         """Subscribe to every game listened to here and deliver what arrives; on any

@@ -11,8 +11,8 @@ its first turn, or the game is aborted unrated (nobody showed up).
 Restarts: the worker beats `ClockHeartbeat` every tick. A gap longer than
 DOWNTIME_GRACE means nobody was watching (restart, outage): the next tick pushes every
 running turn forward by the unwatched part, so the player to move loses no time to it.
-A flag that fell inside such a gap is not enforced by the action path either (it
-answers `clock_paused` until the worker has caught up). docs/ranked.md has the policy.
+A write that meets a deadline nobody watched pass does the same for its own game and
+goes on: it never waits for a worker that may not come. docs/ranked.md has the policy.
 """
 
 from __future__ import annotations
@@ -104,6 +104,21 @@ def last_beat() -> datetime | None:
 def witnessed(deadline: datetime, beat: datetime | None) -> bool:
     """Was the worker alive when `deadline` passed? Only then may a flag fall."""
     return beat is not None and deadline <= beat + DOWNTIME_GRACE
+
+
+def forgive_unwatched(game: Game, beat: datetime | None, now: datetime) -> None:
+    """Under the game's lock, for a deadline no worker saw pass: give the turn the time
+    nobody watched (since the last beat, or since the turn began), as `catch_up` does
+    for every game when a worker comes back; the game's deadline moves on accordingly."""
+    if game.turn_started_at is None:
+        return
+    since = game.turn_started_at if beat is None else max(beat, game.turn_started_at)
+    unwatched = now - since
+    if unwatched <= timedelta(0):
+        return
+    game.turn_started_at += unwatched
+    game.deadline = deadline_of(game)
+    game.save(update_fields=["turn_started_at", "deadline"])
 
 
 def catch_up(now: datetime | None = None) -> timedelta:

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from games import services
-from games.errors import ClockPaused, FlagFell
+from games.errors import FlagFell
 from games.models import Event, Game, Rating, Status
 from games.ranked import clocks
 from tests.conftest import client_for
@@ -90,12 +90,26 @@ def test_the_action_path_flags_even_without_the_worker_sweeping(players):
     assert response.json()["code"] == "game_over"
 
 
-def test_a_flag_in_unwatched_time_waits_for_the_worker(players):
+def test_with_the_worker_down_a_move_gives_the_unwatched_time_back_and_goes_on(players):
+    game, t0 = _opened(players)
+    watched(t0, t0 + timedelta(seconds=16))  # the worker dies 10 s into seat 0's turn
+    late = t0 + timedelta(seconds=500)  # long past the deadline, which nobody saw pass
+    _move(game, players, {"type": "move", "to": [3, 5]}, late)
+    game.refresh_from_db()
+    assert game.status == Status.ACTIVE and game.ply == 3
+    # Charged only the 10 s the worker watched (plus the increment), not 494 s.
+    assert game.clock["remaining_ms"][0] == 60_000 - 10_000 + 2_000
+    assert not Event.objects.filter(game=game, action={"type": "timeout"}).exists()
+
+
+def test_with_the_worker_down_resigning_always_goes_through(players):
     game, t0 = _opened(players)
     watched(t0, t0 + timedelta(seconds=6))
-    with pytest.raises(ClockPaused):
-        _move(game, players, {"type": "move", "to": [3, 5]}, t0 + timedelta(seconds=500))
-    assert Game.objects.get(pk=game.pk).status == Status.ACTIVE
+    game.deadline = t0 + timedelta(seconds=66)  # passed long ago, unwatched
+    game.save(update_fields=["deadline"])
+    finished = services.resign(game_id=game.pk, user=players[1])
+    assert finished.status == Status.FINISHED
+    assert finished.result["winner"] == 0 and finished.result["reason"] == "last_standing"
 
 
 def test_a_restart_does_not_flag_the_player_to_move(players):

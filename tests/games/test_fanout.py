@@ -179,3 +179,30 @@ async def test_a_refill_reads_each_game_once_however_many_sockets_it_has(monkeyp
     assert all(not s.reconnected.is_set() for s in sockets)
     for socket in sockets:
         await hub.leave(topic, socket)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_without_redis_events_another_process_commits_are_caught_up(settings):
+    """`make run`'s embedded mode: the worker is another process and there is no Redis
+    to hear it through; the hub's audit still brings its events to the sockets."""
+    from asgiref.sync import sync_to_async
+
+    from games import services
+    from tests.conftest import make_user
+
+    settings.REDIS_URL = ""
+    users = [await sync_to_async(make_user)(n) for n in ("alice", "bob")]
+    game = await sync_to_async(services.create_game)(user=users[0], kind="bloqueio2")
+    await sync_to_async(services.join_game)(game_id=game.pk, user=users[1])
+    hub, topic = fanout.Hub(), fanout.game_topic(game.pk)
+    socket = Socket(0)
+    await hub.join(topic, socket)
+    broadcast.unsubscribe(realtime.on_committed)  # committed elsewhere: nobody tells us
+    try:
+        await sync_to_async(services.resign)(game_id=game.pk, user=users[1])
+    finally:
+        broadcast.subscribe(realtime.on_committed)
+    async with asyncio.timeout(fanout.AUDIT_SECONDS * 4):
+        message = await socket.next()
+    assert message["type"] == "game.refill" and message["events"][0]["ply"] == 1
+    await hub.leave(topic, socket)

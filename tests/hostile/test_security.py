@@ -284,7 +284,7 @@ def _routes() -> dict[str, str]:
 ROUTE_KINDS = {
     "home": "public", "game": "public", "game-replay": "public", "game-board-svg": "public",
     "game-check": "public", "leaderboard-default": "public", "leaderboard": "public",
-    "rules": "public", "api-kinds": "public",
+    "rules": "public", "api-kinds": "public", "favicon": "public",
     "healthz": "public", "profile": "public", "api-profile": "public", "api-games": "public",
     "api-game": "public", "api-game-events": "public", "api-game-replay": "public",
     "api-game-legal-actions": "public", "api-game-export": "public",

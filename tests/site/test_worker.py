@@ -4,10 +4,11 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.sessions.models import Session
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from games import worker
+from games.models import ClockHeartbeat
 
 pytestmark = pytest.mark.django_db
 
@@ -40,5 +41,12 @@ def test_a_failing_job_is_logged_not_fatal(monkeypatch, caplog):
     assert "job broken failed" in caplog.text
 
 
-def test_check_flag_succeeds_with_a_database(capsys):
+def test_check_succeeds_only_while_a_worker_heartbeat_is_fresh(capsys):
+    with pytest.raises(CommandError, match="no heartbeat yet"):
+        call_command("run_worker", "--check")
+    call_command("run_worker", "--once")  # a worker's tick beats the heartbeat
     call_command("run_worker", "--check")
+    assert "worker alive" in capsys.readouterr().out
+    ClockHeartbeat.objects.update(beat_at=timezone.now() - timedelta(seconds=60))
+    with pytest.raises(CommandError, match="last heartbeat 60 s ago"):
+        call_command("run_worker", "--check")

@@ -7,9 +7,11 @@ import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import close_old_connections, connection
+from django.db import close_old_connections
+from django.utils import timezone
 
 from games import worker
+from games.ranked import clocks
 
 
 class Command(BaseCommand):
@@ -17,15 +19,23 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--once", action="store_true", help="run every job once and exit")
-        parser.add_argument("--check", action="store_true", help="exit 0 if the database answers")
+        parser.add_argument("--check", action="store_true",
+                            help="exit 0 only while a worker's heartbeat is fresh")
         parser.add_argument("--tick", type=float, default=1.0, help="seconds between checks")
 
     def handle(self, *args: Any, once: bool, check: bool, tick: float, **options: Any) -> None:
         if check:
+            # A worker beats the clocks heartbeat every tick: a fresh beat means one runs
+            # (this process or another), which is what a health probe needs to know.
             try:
-                connection.ensure_connection()
+                beat = clocks.last_beat()
             except Exception as exc:
                 raise CommandError(f"database unreachable: {exc}") from exc
+            age = None if beat is None else (timezone.now() - beat).total_seconds()
+            if age is None or age > clocks.DOWNTIME_GRACE.total_seconds():
+                raise CommandError("no worker is running: " + (
+                    "no heartbeat yet" if age is None else f"last heartbeat {age:.0f} s ago"))
+            self.stdout.write(f"worker alive: last heartbeat {age:.1f} s ago")
             return
         if once:
             ran = worker.run_due()
