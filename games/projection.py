@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 
 from games import engine
-from games.models import Game, Status
+from games.models import Game, RatingChange, Status
 from games.selectors import engine_events
 
 
@@ -29,6 +30,13 @@ def derive(game: Game) -> dict[str, Any]:
         return derived  # an abort is a moderation decision, not an event: keep its result
     result = rules.result(state)
     derived["result"] = None if result is None else result.to_json()
+    if result is not None and game.ranked and game.annulled_at is None:
+        # The rating changes the game made are facts of their own (RatingChange rows).
+        changes = dict(RatingChange.objects.filter(game=game).values_list(
+            "seat", F("rating_after") - F("rating_before")))
+        if changes:
+            derived["result"]["rating_changes"] = [changes.get(s)
+                                                   for s in range(game.seat_count)]
     if result is not None:
         derived["status"] = Status.FINISHED
     elif game.status == Status.FINISHED:

@@ -202,7 +202,11 @@ def _append(
     clocks.advance(game, turn_before, pending, now)
     _store(game, events)
     if result is not None and game.ranked:
-        ratings.apply_result(game=game, seats=seats, ranking=list(result.ranking), now=now)
+        deltas = ratings.apply_result(game=game, seats=seats, ranking=list(result.ranking),
+                                      now=now)
+        # The result shows what the game did to each rating (the page's "+12").
+        game.result = {**game.result, "rating_changes": deltas}
+        Game.objects.filter(pk=game.pk).update(result=game.result)
         _end_ranked(game)
     if result is not None:
         _ACTIVE_SEATS.pop(game.pk, None)

@@ -138,6 +138,9 @@ class ResultOut(serializers.Serializer):
     )
     scores = serializers.ListField(child=serializers.IntegerField(), required=False,
                                    help_text="per seat, in kinds that score (Blokus)")
+    rating_changes = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True), required=False,
+        help_text="ranked games: each seat's change of rating (gone once annulled)")
 
 
 class GameOut(serializers.Serializer):

@@ -41,8 +41,11 @@ def _set(row: Rating, skill: rating_model.Skill) -> None:
 _FIELDS = ["mu", "sigma", "games", "rating", "provisional", "last_played_at"]
 
 
-def apply_result(*, game: Game, seats: list[Seat], ranking: list[int], now: datetime) -> None:
-    """Rate a finished ranked game from its final ranking (one rank per seat)."""
+def apply_result(
+    *, game: Game, seats: list[Seat], ranking: list[int], now: datetime
+) -> list[int | None]:
+    """Rate a finished ranked game from its final ranking (one rank per seat); returns
+    each seat's change of displayed rating (None for an empty seat)."""
     by_seat = sorted(seats, key=lambda s: s.seat)
     rows = _locked_ratings([s.user_id for s in by_seat], game.kind)
     before = [rating_model.Skill(rows[s.user_id].mu, rows[s.user_id].sigma) for s in by_seat]
@@ -62,6 +65,10 @@ def apply_result(*, game: Game, seats: list[Seat], ranking: list[int], now: date
         ))
     Rating.objects.bulk_update(list(rows.values()), _FIELDS)
     RatingChange.objects.bulk_create(changes)
+    deltas: list[int | None] = [None] * game.seat_count
+    for change in changes:
+        deltas[change.seat] = change.rating_after - change.rating_before
+    return deltas
 
 
 def annul_game(*, game_id: int, now: datetime | None = None) -> Game:
@@ -81,7 +88,9 @@ def annul_game(*, game_id: int, now: datetime | None = None) -> Game:
             raise NotRanked("Only a finished, rated, not yet annulled game can be annulled.")
         own = list(RatingChange.objects.filter(game=game))
         game.annulled_at = now
-        game.save(update_fields=["annulled_at"])
+        if game.result:  # the changes it shows are undone
+            game.result = {k: v for k, v in game.result.items() if k != "rating_changes"}
+        game.save(update_fields=["annulled_at", "result"])
         if not own:
             return game
         rows = _locked_ratings([c.user_id for c in own], game.kind)

@@ -82,14 +82,18 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
   }));
 }
 
-// rows: [{ply, seat, text}]; link(ply) gives an href (game page) or onPick(ply) a button.
+// Events that are not moves, in words rather than notation ("resign:1").
+const EVENT_WORDS = { resign: "resigned", timeout: "out of time", removed: "removed", pass: "passed" };
+
+// rows: [{ply, seat, text, action}]; link(ply) gives an href (game page) or onPick(ply) a button.
 export function renderMoves(list, rows, spec, { current = null, link = null, onPick = null } = {}) {
   const items = rows.map((row) => {
+    const text = (row.action && EVENT_WORDS[row.action.type]) || row.text;
     const inner = [el("span", { class: "n" }, `${row.ply}.`),
       el("span", { style: `color:${spec.seats[row.seat] ? spec.seats[row.seat].text : "inherit"}`, "aria-hidden": "true" },
         spec.seats[row.seat] ? spec.seats[row.seat].initial : ""),
-      el("span", {}, row.text)];
-    const label = `ply ${row.ply}, ${spec.seats[row.seat] ? spec.seats[row.seat].name : ""} ${row.text}`;
+      el("span", {}, text)];
+    const label = `ply ${row.ply}, ${spec.seats[row.seat] ? spec.seats[row.seat].name : ""} ${text}`;
     let body;
     if (onPick) body = el("button", { type: "button", "aria-label": label, onclick: () => onPick(row.ply) }, ...inner);
     else if (link) body = el("a", { href: link(row.ply), "aria-label": label, class: "move-link", style: "text-decoration:none;display:flex;gap:.3rem;padding:.2rem .35rem;color:inherit" }, ...inner);

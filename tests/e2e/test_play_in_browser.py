@@ -122,7 +122,8 @@ def two_players_spectator_and_replay(new_page):
     bob.wait_for_selector("#board .legal-dot")
     bob.click('#board rect.cell[data-row="7"][data-col="7"]')
     bob.wait_for_selector("#status-msg.error")
-    assert "You can't move to h7: cell [7,7] is not reachable" in bob.inner_text("#status-msg")
+    # The engine's reason, in the notation on the board's edges.
+    assert "You can't move to h7: cell h7 is not reachable" in bob.inner_text("#status-msg")
     assert bob.locator("#board svg").get_attribute("data-ply") == "1"
     assert pawns(bob) == {0: (2, 5), 1: (9, 5)}
 
@@ -135,7 +136,7 @@ def two_players_spectator_and_replay(new_page):
     bob.mouse.move(x, y)
     bob.wait_for_selector('#board .preview line[data-ok="false"]', state="attached")
     bob.wait_for_function(
-        "document.getElementById('status-msg').textContent.includes('crosses H at [5,1]')")
+        "document.getElementById('status-msg').textContent.includes('crosses barrier b5h')")
     shot(bob, "game-barrier-preview")
     bob.mouse.move(5, 5)
 
@@ -238,7 +239,8 @@ def four_phones(new_page):
     x, y = groove_point(blue, [4, 7], "V")
     blue.touchscreen.tap(x, y)
     blue.wait_for_selector("#confirm-bar:not([hidden])")
-    assert "vertical barrier at h4" in blue.inner_text("#confirm-text")
+    # Blue's board is turned a quarter: the V barrier h4v lies flat on Blue's screen.
+    assert "horizontal barrier at h4v" in blue.inner_text("#confirm-text")
     assert blue.locator("#board svg").get_attribute("data-ply") == "1"
     shot(blue, "game-phone-confirm")
     blue.click("#confirm-place")

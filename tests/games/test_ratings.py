@@ -110,3 +110,21 @@ def test_annulling_a_casual_game_is_refused(players):
     game = finish_by_resignations(started_game(players), players, [3, 1, 2])
     with pytest.raises(NotRanked):
         ratings.annul_game(game_id=game.pk)
+
+
+def test_the_result_shows_each_seats_rating_change_until_annulled(players):
+    game = started_game(players, ranked=True)
+    game = finish_by_resignations(game, players, [3, 1, 2])
+    changes = {c.seat: c.rating_after - c.rating_before
+               for c in RatingChange.objects.filter(game=game)}
+    assert game.result["rating_changes"] == [changes[s] for s in range(4)]
+    assert game.result["rating_changes"][0] > 0 > game.result["rating_changes"][3]
+    body = client_for(None).get(f"/api/games/{game.pk}/").json()
+    assert body["result"]["rating_changes"] == game.result["rating_changes"]
+    from games import projection
+
+    assert projection.check(game) is None  # derivable from the events and ratings
+    ratings.annul_game(game_id=game.pk)
+    game.refresh_from_db()
+    assert "rating_changes" not in game.result
+    assert projection.check(game) is None

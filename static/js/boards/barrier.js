@@ -330,7 +330,15 @@ export function describe(action, seatName) {
   }
 }
 
-export const notationHelp = "Letters are columns, numbers rows (a0 top left); h/v = barrier.";
+export const notationHelp = "Cells are named as on the board's edges, letter then number (f2); a barrier is the earliest letter and lowest number of the four cells it touches, then h or v (e3h).";
+
+// The engine's reasons speak in [row, col]; the page speaks the notation on the board's
+// edges ("cell [7,7] is not reachable" -> "cell h7 is not reachable").
+export function readable(reason) {
+  return String(reason)
+    .replace(/\b(H|V) at \[(\d+),\s*(\d+)\]/g, (_, o, r, c) => `barrier ${cellName([Number(r), Number(c)])}${o.toLowerCase()}`)
+    .replace(/\[(\d+),\s*(\d+)\]/g, (_, r, c) => cellName([Number(r), Number(c)]));
+}
 export const notationPlaceholder = "Type a move: f2, e3h";
 
 export function seatNotes(state, seat) {
@@ -424,7 +432,7 @@ class BarrierView {
 
   async reason(action) {
     const answer = await this.check(action);
-    return answer.ok ? null : answer.reason;
+    return answer.ok ? null : readable(answer.reason);
   }
 
   async tryAction(action) {
@@ -474,7 +482,9 @@ class BarrierView {
     this.board.setPreview(barrier, reason === null);
     if (reason !== null) { this.say(`Barrier ${formatAction(action)} is not allowed: ${reason}.`, "error"); return; }
     this.pending = action;
-    this.confirmText.textContent = `Place a ${barrier.orientation === "H" ? "horizontal" : "vertical"} barrier at ${cellName(barrier.at)} (${formatAction(action)})?`;
+    // As the player sees it: a quarter-turned board shows H barriers upright.
+    const flat = (barrier.orientation === "H") === (this.board.k % 2 === 0);
+    this.confirmText.textContent = `Place a ${flat ? "horizontal" : "vertical"} barrier at ${formatAction(action)}?`;
     this.bar.hidden = false;
     this.confirmPlace.focus();
   }
