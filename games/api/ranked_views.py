@@ -65,6 +65,16 @@ class LeaderboardView(APIView):
         })
 
 
+class ProvisionalView(APIView):
+    """Players of a kind still provisional: shown apart from the ranked board."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: io.ProvisionalRowOut(many=True), **errors(401, 404)})
+    def get(self, request: Request, kind: str) -> Response:
+        return Response(leaderboard.provisional(kind=_kind(kind)))
+
+
 def _valid_page(request: Request) -> int:
     data = io.PageIn(data=request.query_params)
     data.is_valid(raise_exception=True)

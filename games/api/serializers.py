@@ -238,6 +238,12 @@ class LeaderboardRowOut(serializers.Serializer):
     games = serializers.IntegerField()
 
 
+class ProvisionalRowOut(serializers.Serializer):
+    username = serializers.CharField()
+    rating = serializers.IntegerField(help_text="provisional: not ranked yet")
+    games = serializers.IntegerField()
+
+
 class PageIn(QueryIn):
     page = QueryIntegerField(min_value=1, default=1)
 

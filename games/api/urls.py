@@ -23,6 +23,8 @@ urlpatterns = [
     path("matchmaking/", ranked_views.MatchmakingView.as_view(), name="api-matchmaking"),
     path("leaderboard/<str:kind>/", ranked_views.LeaderboardView.as_view(),
          name="api-leaderboard"),
+    path("leaderboard/<str:kind>/provisional/", ranked_views.ProvisionalView.as_view(),
+         name="api-leaderboard-provisional"),
     path("users/<str:username>/rating-history/<str:kind>/",
          ranked_views.RatingHistoryView.as_view(), name="api-rating-history"),
 ]

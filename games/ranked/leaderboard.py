@@ -91,6 +91,21 @@ def page(*, kind: str, number: int, size: int = PAGE_SIZE) -> tuple[int, list[di
                          "rating": r.rating, "games": r.games} for r in rows]
 
 
+PROVISIONAL_LISTED = 50
+
+
+def provisional(*, kind: str, now: datetime | None = None) -> list[dict[str, Any]]:
+    """Active players of `kind` whose rating is still provisional (too few rated games,
+    or too uncertain), best first: listed apart from the board, unranked, at most
+    PROVISIONAL_LISTED of them."""
+    cutoff = (now or timezone.now()) - timedelta(days=ACTIVE_DAYS)
+    rows = (Rating.objects.filter(kind=kind, provisional=True, last_played_at__gte=cutoff,
+                                  user__is_active=True, games__gt=0)
+            .select_related("user").only("rating", "games", "user__username")
+            .order_by("-rating", "user_id")[:PROVISIONAL_LISTED])
+    return [{"username": r.user.username, "rating": r.rating, "games": r.games} for r in rows]
+
+
 def history(*, user_id: int, kind: str) -> list[dict[str, Any]]:
     """[{game, at, rating}] oldest first: the rating after each rated game."""
     rows = (RatingChange.objects.filter(user_id=user_id, kind=kind)

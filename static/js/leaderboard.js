@@ -22,12 +22,28 @@ async function load() {
     el("td", {}, Math.round(r.rating)),
     el("td", {}, r.games))));
   $("lb-table").hidden = rows.length === 0;
-  $("lb-status").textContent = rows.length ? "" : "Nobody has played a ranked game of this kind yet.";
+  $("lb-status").textContent = rows.length ? "" : (provisionalCount
+    ? "No established players yet: everyone who has played is still provisional (below)."
+    : "Nobody has played a ranked game of this kind yet.");
   $("lb-status").hidden = rows.length > 0;
   $("lb-prev").hidden = !res.data.previous;
   $("lb-next").hidden = !res.data.next;
 }
 
-$("lb-prev").addEventListener("click", () => { page -= 1; load(); });
+let provisionalCount = 0;
+
+// Players still provisional, apart and unranked.
+async function loadProvisional() {
+  const res = await get(`/api/leaderboard/${encodeURIComponent(kind)}/provisional/`);
+  const rows = res.ok && Array.isArray(res.data) ? res.data : [];
+  provisionalCount = rows.length;
+  $("prov-rows").replaceChildren(...rows.map((r) => el("tr", {},
+    el("td", {}, el("a", { href: `/users/${encodeURIComponent(r.username)}/` }, r.username)),
+    el("td", {}, `${Math.round(r.rating)}?`),
+    el("td", {}, r.games))));
+  $("provisional").hidden = rows.length === 0;
+}
+
+$("lb-prev").addEventListener("click", () => { page -= 1; loadProvisional().then(load); });
 $("lb-next").addEventListener("click", () => { page += 1; load(); });
 load();

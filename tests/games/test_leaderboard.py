@@ -10,6 +10,8 @@ from django.utils import timezone
 from games.models import Rating
 from games.ranked import leaderboard
 from tests.conftest import client_for, make_user
+from tests.games.helpers import started_game
+from tests.games.ranked_helpers import finish_by_resignations
 
 pytestmark = pytest.mark.django_db
 
@@ -85,3 +87,16 @@ def test_rating_history_is_oldest_first(players):
     assert [h["game"] for h in history] == [g.pk for g in games]
     assert history[-1]["rating"] == Rating.objects.get(user=players[0], kind="bloqueio").rating
     assert client_for(None).get("/api/users/alice/rating-history/quoridor/").json() == []
+
+
+def test_provisional_players_are_listed_apart_and_unranked(players):
+    game = started_game(players, ranked=True)
+    finish_by_resignations(game, players, [3, 1, 2])
+    api = client_for(None)
+    board = api.get("/api/leaderboard/bloqueio/").json()
+    assert board["results"] == []  # everyone has one rated game: provisional
+    listed = api.get("/api/leaderboard/bloqueio/provisional/").json()
+    assert sorted(r["username"] for r in listed) == sorted(u.username for u in players)
+    assert [r["rating"] for r in listed] == sorted((r["rating"] for r in listed), reverse=True)
+    assert all(r["games"] == 1 for r in listed)
+    assert api.get("/api/leaderboard/chess/provisional/").status_code == 404

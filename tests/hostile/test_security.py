@@ -288,7 +288,7 @@ ROUTE_KINDS = {
     "healthz": "public", "profile": "public", "api-profile": "public", "api-games": "public",
     "api-game": "public", "api-game-events": "public", "api-game-replay": "public",
     "api-game-legal-actions": "public", "api-game-export": "public",
-    "api-leaderboard": "public", "api-rating-history": "public", "schema": "public",
+    "api-leaderboard": "public", "api-leaderboard-provisional": "public", "api-rating-history": "public", "schema": "public",
     "swagger-ui": "public", "register": "form", "login": "form",
     "api-me": "own", "api-matchmaking": "own",
     "game-create": "write", "game-join": "write", "game-leave": "write", "logout": "write",
