@@ -7,6 +7,7 @@ drawn without waiting for a request; the ES modules in `static/js/` take it from
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -90,11 +91,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest) -> HttpResponse:
     kind = request.POST.get("kind", "")
     tc_key = request.POST.get("time_control", "")
-    if tc_key not in TIME_CONTROLS:
+    if tc_key in TIME_CONTROLS:
+        _, initial, increment = TIME_CONTROLS[tc_key]
+        time_control = None if initial is None else {"initial": initial, "increment": increment}
+    elif re.fullmatch(r"[0-9]{1,6}\+[0-9]{1,4}", tc_key):  # "Play again" with a game's clock
+        initial, increment = (int(part) for part in tc_key.split("+"))
+        time_control = {"initial": initial, "increment": increment}  # the service checks it
+    else:
         messages.error(request, "Pick a time control from the list.")
         return redirect("home")
-    _, initial, increment = TIME_CONTROLS[tc_key]
-    time_control = None if initial is None else {"initial": initial, "increment": increment}
     try:
         game = services.create_game(user=request.user, kind=kind,
                                     ranked=request.POST.get("ranked") == "1",

@@ -1,7 +1,7 @@
 // The side panel of the game and replay pages: players (rating, online dot, the board
 // module's notes, clock), the move list, and the end-of-game summary. Pure rendering.
 
-import { el } from "./api.js";
+import { csrfToken, el } from "./api.js";
 
 const REASONS = {
   goal: "reached the goal", last_standing: "was the last player left",
@@ -131,6 +131,24 @@ export function renderResult(box, game, spec) {
         info.rating !== null && info.rating !== undefined ? ` · rating ${Math.round(info.rating)}` : "",
         delta !== null && delta !== undefined ? ` (${delta >= 0 ? "+" : ""}${Math.round(delta)})` : "");
     })),
-    el("p", { style: "margin:.5rem 0 0" }, el("a", { href: `/games/${game.id}/replay/` }, "Replay this game")));
+    el("p", { style: "margin:.5rem 0 0" }, el("a", { href: `/games/${game.id}/replay/` }, "Replay this game")),
+    playAgain(game));
   box.hidden = false;
+}
+
+// "Play again": a new game of the same kind and clock, open in the lobby for anyone
+// (the other players see it there); signed-out viewers go to the lobby instead.
+function playAgain(game) {
+  const token = csrfToken();
+  if (!token || !document.querySelector(".site-header .who")) {
+    return el("p", { style: "margin:.5rem 0 0" }, el("a", { class: "btn small", href: "/#create" }, "New game"));
+  }
+  const tc = game.time_control ? `${game.time_control.initial}+${game.time_control.increment}` : "";
+  return el("form", { method: "post", action: "/games/new/", class: "toolbar", style: "margin:.5rem 0 0" },
+    el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: token }),
+    el("input", { type: "hidden", name: "kind", value: game.kind }),
+    el("input", { type: "hidden", name: "time_control", value: tc }),
+    el("input", { type: "hidden", name: "ranked", value: "0" }),
+    el("button", { type: "submit", class: "btn small", id: "play-again" }, "Play again"),
+    el("a", { class: "btn secondary small", href: "/" }, "Back to the lobby"));
 }

@@ -9,6 +9,7 @@ import pytest
 
 from games import engine, services
 from games.boards import board_spec
+from games.models import Game
 
 pytestmark = pytest.mark.django_db
 
@@ -177,3 +178,14 @@ def test_the_kinds_endpoint_lists_every_kind_with_what_a_client_shows(client):
         assert row == info.to_json()
         assert len(row["colour_seats"]) == len(row["colours"])
         assert row["clock"]["initial"] >= 60
+
+
+def test_play_again_creates_a_game_of_the_same_kind_and_clock(client, alice):
+    client.force_login(alice)
+    response = client.post("/games/new/", {"kind": "blockade", "time_control": "60+2",
+                                           "ranked": "0"})
+    assert response.status_code == 302
+    game = Game.objects.order_by("-pk").first()
+    assert (game.kind, game.time_control) == ("blockade", {"initial": 60, "increment": 2})
+    bad = client.post("/games/new/", {"kind": "blockade", "time_control": "1+0"}, follow=True)
+    assert b"time_control" in bad.content  # the service's refusal, shown to the player
