@@ -114,9 +114,12 @@ def create(request: HttpRequest) -> HttpResponse:
 @require_POST
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        services.join_game(game_id=game_id, user=request.user)
+        game = services.join_game(game_id=game_id, user=request.user)
     except ServiceError as exc:
         messages.error(request, exc.detail)
+    else:
+        if game.status == Status.ACTIVE:  # the last seat: the others hear it live
+            messages.success(request, "You took the last seat: the game has started. Good luck!")
     return redirect("game", game_id=game_id)
 
 

@@ -189,3 +189,10 @@ def test_play_again_creates_a_game_of_the_same_kind_and_clock(client, alice):
     assert (game.kind, game.time_control) == ("blockade", {"initial": 60, "increment": 2})
     bad = client.post("/games/new/", {"kind": "blockade", "time_control": "1+0"}, follow=True)
     assert b"time_control" in bad.content  # the service's refusal, shown to the player
+
+
+def test_the_last_player_to_join_is_told_the_game_has_started(client, alice, bob):
+    game = services.create_game(user=alice, kind="bloqueio2")
+    client.force_login(bob)
+    page = client.post(f"/games/{game.pk}/join/", follow=True).content.decode()
+    assert "the game has started" in page
