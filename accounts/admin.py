@@ -1,23 +1,36 @@
-"""Users in Django admin, with bans (moderation) going through `accounts.services`.
+"""Users in Django admin, with bans (moderation) going through `moderation.services`.
 
-Unticking "active" in the change form is a ban and ticking it again an unban: both
-call the same services as the list actions, so a ban from anywhere also ends the
-user's token, sessions, sockets and seats (docs/operations.md, "Moderation").
+Ban and unban ask for a reason and are logged. Unticking "active" in the change form is
+a ban and ticking it again an unban (with the reason field under "Moderation"): both
+call the same services as the list actions, so a ban from anywhere also ends the user's
+token, sessions, sockets and seats (docs/operations.md, "Moderation").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin, messages
+from django import forms
+from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import UserChangeForm
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 
 from accounts import services
 from accounts.models import User
+from bloqueio_site.errors import ServiceError
+from moderation import services as moderation
+from moderation.admin.reason import with_reason
+from moderation.models import REASON_MAX
+
+MODERATION_FIELDSET = ("Moderation", {
+    "fields": ("moderation_reason",),
+    "description": "Unticking Active bans the user, ticking it unbans: say why here.",
+})
 
 
 def _ban_summary(report: services.BanReport) -> str:
@@ -30,26 +43,49 @@ def _ban_summary(report: services.BanReport) -> str:
     return ", ".join(parts)
 
 
+class ModerationUserChangeForm(UserChangeForm):
+    moderation_reason = forms.CharField(
+        label="Reason for a ban or unban", required=False, max_length=REASON_MAX,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}))
+
+
 @admin.register(User)
 class BloqueioUserAdmin(UserAdmin):
+    form = ModerationUserChangeForm
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
     actions = ["ban_users", "unban_users"]
+
+    def has_ban_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("moderation.ban_user")
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is not None and self.has_change_permission(request, obj):
+            return [*fieldsets, MODERATION_FIELDSET]
+        return fieldsets
 
     def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> type[ModelForm]:
         form = super().get_form(request, obj, **kwargs)
         moderator = request.user
 
         class BanCheckedForm(form):  # type: ignore[valid-type,misc]
-            """Refuse, as a form error, a ban the service would refuse."""
+            """Refuse, as a form error, a ban the services would refuse."""
 
             def clean(self) -> dict[str, Any]:
                 cleaned: dict[str, Any] = super().clean()
-                was_active = self.instance.pk is not None and self.instance.is_active
-                if was_active and cleaned.get("is_active") is False:
+                if self.instance.pk is None or "is_active" not in cleaned:
+                    return cleaned
+                if cleaned["is_active"] == self.instance.is_active:
+                    return cleaned
+                if not moderator.has_perm("moderation.ban_user"):
+                    raise ValidationError({"is_active": "You may not ban or unban users."})
+                if cleaned["is_active"] is False:
                     try:
-                        services.check_can_ban(user=self.instance, by=moderator)
+                        moderation.check_can_ban(actor=moderator, user=self.instance)
                     except services.BanRefused as exc:
                         raise ValidationError({"is_active": exc.detail}) from None
+                if not cleaned.get("moderation_reason", "").strip():
+                    raise ValidationError({"moderation_reason": "A ban or unban needs a reason."})
                 return cleaned
 
         return BanCheckedForm
@@ -57,36 +93,36 @@ class BloqueioUserAdmin(UserAdmin):
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
         flipped = change and "is_active" in form.changed_data
         banning = flipped and not obj.is_active
+        reason = form.cleaned_data.get("moderation_reason", "")
         if flipped:
             obj.is_active = not obj.is_active  # save the rest; the service flips it
         super().save_model(request, obj, form, change)
         if banning:
-            report = services.ban_user(obj, by=request.user)
+            report = moderation.moderate_ban(actor=request.user, user=obj, reason=reason)
             self.message_user(request, f"{obj.username} is banned: {_ban_summary(report)}.")
         elif flipped:
-            services.unban_user(obj)
+            moderation.moderate_unban(actor=request.user, user=obj, reason=reason)
             self.message_user(request, f"{obj.username} is active again.")
 
     @admin.action(description="Ban selected users (disable, log out, close sockets, "
-                              "leave games)")
-    def ban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        banned = 0
-        for user in queryset.order_by("pk"):
-            try:
-                report = services.ban_user(user, by=request.user)
-            except services.BanRefused as exc:
-                self.message_user(request, f"{user.username}: {exc.detail}", messages.WARNING)
-                continue
-            banned += 1
-            self.message_user(request, f"{user.username}: {_ban_summary(report)}.")
-            for problem in report.problems:
-                self.message_user(request, f"{user.username}: {problem}", messages.WARNING)
-        self.message_user(request, f"Banned {banned} user(s).")
+                              "leave games)…", permissions=["ban"])
+    def ban_users(self, request: HttpRequest,
+                  queryset: QuerySet[User]) -> TemplateResponse | None:
+        def ban(user: User, reason: str) -> str:
+            report = moderation.moderate_ban(actor=request.user, user=user, reason=reason)
+            problems = "".join(f" Problem: {p}" for p in report.problems)
+            return f"{user.username}: {_ban_summary(report)}.{problems}"
 
-    @admin.action(description="Unban selected users")
-    def unban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        count = 0
-        for user in queryset.filter(is_active=False).order_by("pk"):
-            services.unban_user(user)
-            count += 1
-        self.message_user(request, f"Unbanned {count} user(s).")
+        return with_reason(self, request, queryset.order_by("pk"), title="Ban users",
+                           verb="Banned", noun="user", run=ban)
+
+    @admin.action(description="Unban selected users…", permissions=["ban"])
+    def unban_users(self, request: HttpRequest,
+                    queryset: QuerySet[User]) -> TemplateResponse | None:
+        def unban(user: User, reason: str) -> None:
+            if user.is_active:
+                raise ServiceError(f"{user.username} is not banned.", code="not_banned")
+            moderation.moderate_unban(actor=request.user, user=user, reason=reason)
+
+        return with_reason(self, request, queryset.order_by("pk"), title="Unban users",
+                           verb="Unbanned", noun="user", run=unban)

@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "chat",
+    "moderation",
 ]
 
 MIDDLEWARE = [

@@ -17,6 +17,8 @@ urlpatterns = [
     path("users/<str:username>/", account_views.profile, name="profile"),
     path("api/", include("accounts.api.urls")),
     path("api/", include("games.api.urls")),
+    path("api/", include("moderation.api.urls")),
+    path("api/", include("chat.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
 ]

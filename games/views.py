@@ -142,7 +142,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = selectors.seat_of(game, user_id)
     data = {
         "game": body, "spec": board_spec(game.kind), "events": _event_rows(game),
-        "me": {"username": request.user.username or None, "seat": seat},
+        "me": {"username": request.user.username or None, "seat": seat,
+               "moderator": request.user.has_perm("moderation.delete_message")},
         "label": kind_label(game.kind),
     }
     can_join = (game.status == Status.WAITING and user_id is not None and seat is None)

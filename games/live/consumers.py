@@ -22,6 +22,10 @@ from redis.exceptions import RedisError
 
 from accounts import selectors as accounts_selectors
 from bloqueio_site.errors import ServiceError
+from chat import rooms as chat_rooms
+from chat import selectors as chat_selectors
+from chat import services as chat_services
+from chat.errors import Muted
 from games import selectors, services
 from games.live import fanout, presence
 from games.live.db import off_loop
@@ -49,6 +53,10 @@ HEARTBEAT_SECONDS = 25.0
 # A client silent for this long (no frame, no pong) is taken as gone.
 IDLE_SECONDS = HEARTBEAT_SECONDS * 3
 LOBBY_SNAPSHOT = 50
+# Chat messages a socket gets after `hello`, and at most in a `sync` answer.
+CHAT_ON_HELLO = 50
+CHAT_ON_SYNC = chat_selectors.HISTORY_CAP
+_STATUS_ORDER = {"waiting": 0, "active": 1, "finished": 2, "aborted": 2}
 
 
 # What a connect can meet when PostgreSQL or Redis is down: refused as `unavailable`.
@@ -217,11 +225,23 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
 # -- game ----------------------------------------------------------------------------------
 
 
-def _hello(game_id: int, user_id: int | None) -> tuple[dict[str, Any], int | None] | None:
+def _hello(game_id: int, user: Any) -> tuple[dict[str, Any], int | None,
+                                            list[dict[str, Any]]] | None:
+    """The game, the viewer's seat, and the last chat messages the viewer may read."""
     game = selectors.get_game(game_id)
     if game is None:
         return None
-    return selectors.game_json(game), selectors.seat_of(game, user_id)
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    chat = chat_selectors.history(game=game, viewer=user, limit=CHAT_ON_HELLO, newest=True)
+    return selectors.game_json(game), selectors.seat_of(game, user_id), chat
+
+
+def _chat_after(game_id: int, user: Any, after: int) -> list[dict[str, Any]] | None:
+    game = selectors.get_game(game_id)
+    if game is None:
+        return None
+    return chat_selectors.history(game=game, viewer=user, after_id=after, limit=CHAT_ON_SYNC,
+                                  newest=True)
 
 
 class GameConsumer(BaseConsumer):
@@ -235,6 +255,11 @@ class GameConsumer(BaseConsumer):
     # Class defaults: `disconnect` also runs for a socket refused before `connect`.
     joined = False
     filling: asyncio.Task[None] | None = None
+    # What decides which chat room this socket reads (chat.rooms), kept from every game
+    # frame it sees: the status only moves forward, `in_game` follows the latest ply.
+    status = "waiting"
+    in_game: list[bool] | None = None
+    noted_ply = -1
     answering = False  # a `sync` is being read: live messages wait behind its answer
 
     async def connect(self) -> None:
@@ -255,17 +280,20 @@ class GameConsumer(BaseConsumer):
         self.topic = fanout.game_topic(self.game_id)
         self.joined = True  # before the join: a join that fails half-way is undone too
         await self.hub.join(self.topic, self)
-        hello = await off_loop(_hello)(self.game_id, self.user_id)
+        hello = await off_loop(_hello)(self.game_id, self.user)
         if hello is None:
             await self.refuse("not_found", f"No game {self.game_id}.", CLOSE_NOT_FOUND)
             return
-        game, self.seat = hello
+        game, self.seat, chat = hello
         self.seat_count = len(game["seats"])
         self.last_ply = game["ply"]
+        self._note(game)
         await self.accept()
         await presence.touch(self.game_id, self.conn_id, self.seat)
         game["presence"] = await self._presence_snapshot()
         await self.send_json({"type": "hello", "you": {"seat": self.seat}, "game": game})
+        if chat:  # read after subscribing: a message posted since comes after (held)
+            await self.send_json({"type": "chat_history", "messages": chat})
         self.ready = True
         latest = self.hub.latest_ply
         latest[self.topic] = max(latest.get(self.topic, 0), self.last_ply)
@@ -307,6 +335,17 @@ class GameConsumer(BaseConsumer):
         await self.hub.publish((self.topic, {"type": "game.presence", "presence": snapshot,
                                              "at": time.time()}))
 
+    def _note(self, game: dict[str, Any]) -> None:
+        """Keep what decides this socket's chat rooms from a game frame it was sent."""
+        if _STATUS_ORDER.get(game["status"], 0) >= _STATUS_ORDER.get(self.status, 0):
+            self.status = game["status"]
+        if game["ply"] >= self.noted_ply:
+            self.noted_ply = game["ply"]
+            self.in_game = game["state"].get("in_game")
+
+    def reads(self, room: str) -> bool:
+        return room in chat_rooms.readable_rooms(self.status, self.seat, self.in_game)
+
     # -- client messages -------------------------------------------------------------------
 
     async def handle(self, kind: str, content: dict[str, Any]) -> None:
@@ -316,7 +355,14 @@ class GameConsumer(BaseConsumer):
             if type(after) is not int or after < 0:
                 await self.send_json(error_frame("invalid", "`after` must be a ply >= 0.", ref))
                 return
-            await self._send_sync(after)
+            chat_after = content.get("chat_after")
+            if chat_after is not None and (type(chat_after) is not int or chat_after < 0):
+                await self.send_json(error_frame(
+                    "invalid", "`chat_after` must be a chat message id >= 0.", ref))
+                return
+            await self._send_sync(after, chat_after)
+        elif kind == "chat":
+            await self._chat(content, ref)
         elif kind in ("action", "resign"):
             if self.user_id is None or self.seat is None:
                 await self.send_json(error_frame(
@@ -351,11 +397,33 @@ class GameConsumer(BaseConsumer):
         else:
             await self.send_json({"type": "ack", "ref": ref, "ply": ply_after})
 
-    async def _send_sync(self, after: int) -> None:
+    async def _chat(self, content: dict[str, Any], ref: Any) -> None:
+        """A chat message: `ack` with its id, or an error frame. Its `chat` frame comes
+        through the fan-out like everyone's (before or after the ack)."""
+        if self.user_id is None:
+            await self.send_json(error_frame("not_authenticated", "Log in to chat.", ref))
+            return
+        try:
+            message = await off_loop(chat_services.post_message)(
+                game_id=self.game_id, user=self.user, text=content.get("text"))
+        except Muted as exc:
+            await self.send_json({**error_frame(exc.code, exc.detail, ref),
+                                  "until": exc.as_dict()["until"]})
+        except ServiceError as exc:
+            await self.send_json(error_frame(exc.code, exc.detail, ref))
+        except DatabaseError:
+            log.warning("database error on a chat message", exc_info=True)
+            await self.send_json(error_frame("unavailable", "The database is unavailable.", ref))
+        else:
+            await self.send_json({"type": "ack", "ref": ref, "id": message.pk})
+
+    async def _send_sync(self, after: int, chat_after: int | None = None) -> None:
         """Answer a `sync`. Events committed while it reads are held and sent after the
         answer (those it already holds are dropped): sent before it, they would reach a
         client that is still behind, which drops them as a gap, and then an answer read
-        before they committed, so the client would never get them."""
+        before they committed, so the client would never get them. With `chat_after`,
+        a `chat_history` frame of the messages after it follows (live chat is held
+        behind it too; the client drops the ids it has)."""
         self.answering = True
         try:
             found = await off_loop(selectors.events_and_game)(self.game_id, after)
@@ -366,7 +434,11 @@ class GameConsumer(BaseConsumer):
             game["presence"] = self.presence
             if events:
                 self.last_ply = max(self.last_ply, events[-1]["ply"])
+            self._note(game)
             await self.send_json({"type": "events", "events": events, "game": game})
+            if chat_after is not None:
+                chat = await off_loop(_chat_after)(self.game_id, self.user, chat_after)
+                await self.send_json({"type": "chat_history", "messages": chat or []})
         finally:
             self.answering = False
             if self.filling is None:
@@ -386,6 +458,8 @@ class GameConsumer(BaseConsumer):
             await self._changed(message)
         elif kind == "presence":
             await self.base_send({"type": "websocket.send", "text": frames.whole()})
+        elif kind == "game.chat" and self.reads(message["room"]):
+            await self.base_send({"type": "websocket.send", "text": frames.inner()})
 
     async def hub_reconnected(self) -> None:
         if self.hub.latest_ply.get(self.topic, 0) > self.last_ply:
@@ -402,6 +476,7 @@ class GameConsumer(BaseConsumer):
             if event["ply"] == self.last_ply + 1:
                 self.last_ply = event["ply"]
                 await self.base_send({"type": "websocket.send", "text": text})
+        self._note(message["game"])
 
     async def _catch_up(self, message: dict[str, Any], frames: fanout.Frames) -> None:
         """The hub's one read for every socket of the game (after a lost notification):
@@ -414,6 +489,7 @@ class GameConsumer(BaseConsumer):
             self._fill_gap()  # older than the hub read from: cannot happen, but be whole
             return
         self.last_ply = events[-1]["ply"]
+        self._note(message["game"])
         # One missing event goes out as usual; several as a sync answer, since an `event`
         # frame's game must be the game after that event.
         text = frames.events()[start] if start == len(events) - 1 else frames.events_answer(start)
@@ -430,6 +506,7 @@ class GameConsumer(BaseConsumer):
             if found is not None:
                 events, game = found
                 game["presence"] = self.presence
+                self._note(game)
                 for event in events:
                     if event["ply"] == self.last_ply + 1:
                         self.last_ply = event["ply"]
@@ -447,6 +524,7 @@ class GameConsumer(BaseConsumer):
 
     async def _changed(self, message: dict[str, Any]) -> None:
         game = dict(message["game"], presence=self.presence)
+        self._note(game)
         if self.user_id is not None:
             seat = next((s["seat"] for s in game["seats"]
                          if s["username"] == self.user.username), None)

@@ -68,12 +68,19 @@ class Frames:
         self._events: list[str] | None = None
         self._event_texts: list[str] | None = None
         self._whole: str | None = None
+        self._inner: str | None = None
 
     def whole(self) -> str:
         """The message itself as the frame (for messages already in client shape)."""
         if self._whole is None:
             self._whole = _dumps(self.message)
         return self._whole
+
+    def inner(self) -> str:
+        """The client frame a message carries in its `frame` (chat), encoded once."""
+        if self._inner is None:
+            self._inner = _dumps(self.message["frame"])
+        return self._inner
 
     def game_text(self) -> str:
         """The message's game with this process's presence snapshot, as JSON."""

@@ -117,6 +117,8 @@ def _send_soon(messages: list[tuple[str, dict[str, Any]]], what: str,
             fanout.publish_sync(*topics)
         except Exception:
             log.warning("realtime: fan-out of %s failed", what, exc_info=True)
+    if not messages:
+        return
     try:
         async_to_sync(_send_all)(layer, messages, [])
     except Exception:
@@ -126,6 +128,13 @@ def _send_soon(messages: list[tuple[str, dict[str, Any]]], what: str,
 def on_user_banned(sender: Any, *, user_id: int, **kwargs: Any) -> None:
     """Close every socket the banned user has open, on every server process."""
     _send_soon([(account_group(user_id), {"type": "account.banned"})], f"ban of user {user_id}")
+
+
+def send_to_game(game_id: int, message: dict[str, Any]) -> None:
+    """Fan a committed change that is not an event (a chat message) out to the game's
+    sockets: the same one PUBLISH and per-process delivery as events. Call after commit."""
+    _send_soon([], f"{message['type']} of game {game_id}",
+               [(fanout.game_topic(game_id), message)])
 
 
 def on_committed(change: Committed) -> None:

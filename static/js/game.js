@@ -7,6 +7,7 @@
 
 import { get, readData } from "./api.js";
 import { chip, clockBase, clockNow, formatClock, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
+import { createChat } from "./chat.js";
 import { GameSocket } from "./socket.js";
 
 const data = readData("game-data");
@@ -59,6 +60,7 @@ function render() {
   $("waiting").hidden = game.status !== "waiting";
   board.el.dataset.ply = game.ply;
   board.el.dataset.status = game.status;
+  chat.setView(game, mySeat);
 }
 
 // Who is here: the players list (with clocks and online marks) and the spectator count.
@@ -169,6 +171,11 @@ function takeGame(g) {
   if (before !== "active" && g.status === "active" && mySeat !== null) say("The game has started. Good luck!", "ok");
 }
 
+// Chat frames (and the acks and errors of chat frames, by their "chat-" refs) go to the
+// chat panel; it sends through this page's socket.
+const chat = createChat($("chat"), { me: data.me, send: (frame) => socket.send(frame) });
+const isChat = (f) => typeof f.ref === "string" && f.ref.startsWith("chat-");
+
 const socket = new GameSocket(game.id, game.ply, {
   hello(you, g) {
     if (you.seat !== mySeat) { mySeat = you.seat; buildBoard(); }
@@ -196,8 +203,13 @@ const socket = new GameSocket(game.id, game.ply, {
     refreshLegal();
   },
   presence(p) { presence = p; renderPresence(); },
-  ack() { say(""); },
+  ack(f) { if (isChat(f)) chat.ack(f); else say(""); },
+  chat: (message) => chat.chat(message),
+  chatHistory: (messages) => chat.history(messages),
+  chatDeleted: (id) => chat.deleted(id),
+  chatAfter: () => chat.lastId,
   error(f) {
+    if (isChat(f)) { chat.error(f); return; }
     const text = f.code === "stale_ply" ? "The position changed before your move arrived; look again." : f.detail;
     say(`Move refused: ${text}`, "error");
     if (f.code === "stale_ply") socket.sync();

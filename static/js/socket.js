@@ -66,11 +66,14 @@ export class LiveSocket {
 
 export class GameSocket {
   // handlers: hello(you, game), events(newEvents, game), ack(frame), error(frame),
-  // presence(p), change(frame), status(online)
+  // presence(p), change(frame), status(online); for chat: chat(message),
+  // chatHistory(messages), chatDeleted(id), and chatAfter() -> the last chat id held
+  // (then every sync asks for the chat missed too, and a reconnect syncs).
   constructor(gameId, lastPly, handlers) {
     this.lastPly = lastPly;
     this.h = handlers;
     this.syncing = false;
+    this.hellos = 0;
     this.live = new LiveSocket(`/ws/games/${gameId}/`, {
       onMessage: (f) => this.receive(f),
       onStatus: (online) => { if (!online) this.syncing = false; this.h.status?.(online); },
@@ -79,7 +82,9 @@ export class GameSocket {
 
   sync() {
     if (this.syncing) return;
-    this.syncing = this.live.send({ type: "sync", after: this.lastPly });
+    const frame = { type: "sync", after: this.lastPly };
+    if (this.h.chatAfter) frame.chat_after = this.h.chatAfter();
+    this.syncing = this.live.send(frame);
   }
 
   send(frame) { return this.live.send(frame); }
@@ -87,8 +92,11 @@ export class GameSocket {
   receive(f) {
     switch (f.type) {
       case "hello":
+        this.hellos += 1;
         this.h.hello?.(f.you, f.game);
-        if (f.game.ply > this.lastPly) this.sync();
+        // After a reconnect, also when only chat may have been missed (hello brings the
+        // last 50 messages; the sync answer, everything after the last one held).
+        if (f.game.ply > this.lastPly || (this.hellos > 1 && this.h.chatAfter)) this.sync();
         break;
       case "event":
         if (f.event.ply <= this.lastPly) return; // already have it (from a sync)
@@ -109,6 +117,9 @@ export class GameSocket {
       case "error": this.h.error?.(f); break;
       case "presence": this.h.presence?.(f.presence); break;
       case "game": this.h.change?.(f); break;
+      case "chat": this.h.chat?.(f.message); break;
+      case "chat_history": this.h.chatHistory?.(f.messages); break;
+      case "chat_deleted": this.h.chatDeleted?.(f.id); break;
       default: break;
     }
   }

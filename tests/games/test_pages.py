@@ -59,7 +59,7 @@ def test_create_and_join_through_the_forms(client, alice, bob):
     data = embedded(client.get(f"/games/{game_id}/"), "game-data")
     assert data["game"]["status"] == "active"
     assert data["game"]["time_control"] == {"initial": 300, "increment": 3}
-    assert data["me"] == {"username": "bob", "seat": 1}
+    assert data["me"] == {"username": "bob", "seat": 1, "moderator": False}
 
 
 def test_create_refuses_an_unknown_kind(client, alice):

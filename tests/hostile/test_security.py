@@ -288,13 +288,15 @@ ROUTE_KINDS = {
     "healthz": "public", "profile": "public", "api-profile": "public", "api-games": "public",
     "api-game": "public", "api-game-events": "public", "api-game-replay": "public",
     "api-game-legal-actions": "public", "api-game-export": "public",
-    "api-leaderboard": "public", "api-leaderboard-provisional": "public", "api-rating-history": "public", "schema": "public",
+    "api-leaderboard": "public", "api-leaderboard-provisional": "public",
+    "api-rating-history": "public", "schema": "public",
     "swagger-ui": "public", "register": "form", "login": "form",
-    "api-me": "own", "api-matchmaking": "own",
+    "api-me": "own", "api-matchmaking": "own", "api-reports": "own",
     "game-create": "write", "game-join": "write", "game-leave": "write", "logout": "write",
     "api-register": "write", "api-token": "write", "api-game-join": "write",
     "api-game-leave": "write", "api-game-actions": "write", "api-game-resign": "write",
     "password_change": "login", "password_change_done": "login",
+    "api-game-chat": "public", "api-chat-delete": "write",  # chat (docs/api.md, "Chat")
 }
 
 

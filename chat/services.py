@@ -1,0 +1,197 @@
+"""Every write to game chat: post, delete (moderators), mute and unmute (moderators).
+
+Each is one transaction; live messages go out through the game's fan-out only after it
+commits (`games.live.realtime.send_to_game`), like game events. Moderator actions are
+written to the moderation log (`moderation.services.record`) in the same transaction.
+`history` (a read) lives in `chat.selectors` and is re-exported here.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from chat import rooms
+from chat.errors import (
+    Forbidden,
+    InvalidMessage,
+    Muted,
+    NotAuthenticated,
+    NotFound,
+    NotMuted,
+    RateLimited,
+    TooLong,
+)
+from chat.models import MAX_LENGTH, ChatMessage, Mute, active_mutes
+from chat.selectors import history, message_json
+from games.models import Game, Seat
+
+__all__ = ["clean_text", "delete_message", "history", "mute_user", "muted_until",
+           "post_message", "unmute_user"]
+
+# Per user, over every game: (messages, seconds).
+RATE_LIMITS = ((5, 10), (30, 600))
+MAX_MUTE_MINUTES = 366 * 24 * 60
+MAX_REASON = 500
+
+# Bidirectional embeddings, overrides and isolates: they let a message reorder the text
+# around it on the page (and spoof what others appear to say).
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_SPACES = re.compile(r"\s+")
+
+
+def clean_text(text: str) -> str:
+    """The text as stored: control characters (newlines too) become spaces, bidi controls
+    and lone surrogates go, whitespace runs collapse to one space, ends trimmed."""
+    text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text
+                   if unicodedata.category(ch) != "Cs")
+    text = unicodedata.normalize("NFC", _BIDI.sub("", text))
+    return _SPACES.sub(" ", text).strip()
+
+
+def muted_until(user: Any, now: Any = None) -> tuple[bool, Any]:
+    """(muted now, until when: None for indefinitely); the latest-ending mute wins."""
+    now = now or timezone.now()
+    mutes = list(Mute.objects.filter(active_mutes(now), user_id=user.pk)
+                 .values_list("until", flat=True))
+    if not mutes:
+        return False, None
+    return True, None if None in mutes else max(mutes)
+
+
+def _announce(game_id: int, room: str, frame: dict[str, Any]) -> None:
+    """After commit: one fan-out message, which each socket passes on only if its viewer
+    may read `room`."""
+    from games.live import realtime
+
+    realtime.send_to_game(game_id, {"type": "game.chat", "room": room, "frame": frame})
+
+
+def post_message(*, game_id: int, user: Any, text: Any) -> ChatMessage:
+    """Write `text` to the caller's room of the game (see `chat.rooms`)."""
+    if user is None or not user.is_authenticated:
+        raise NotAuthenticated("Log in to chat.")
+    if not isinstance(text, str):
+        raise InvalidMessage("`text` must be a string.")
+    clean = clean_text(text)
+    if not clean:
+        raise InvalidMessage("The message is empty.")
+    if len(clean) > MAX_LENGTH:
+        raise TooLong(f"Messages are limited to {MAX_LENGTH} characters.")
+    with transaction.atomic():
+        # Why lock the author's row: one user's posts queue here, so two sent at once
+        # cannot both pass the rate count below. Other users and the game are untouched.
+        list(get_user_model().objects.select_for_update().filter(pk=user.pk)
+             .values_list("pk", flat=True))
+        now = timezone.now()
+        muted, until = muted_until(user, now)
+        if muted:
+            when = "until a moderator lifts it" if until is None else f"until {until.isoformat()}"
+            raise Muted(f"You are muted {when}.", until=until)
+        _check_rate(user, now)
+        game = Game.objects.filter(pk=game_id).values("status", "state__in_game").first()
+        if game is None:
+            raise NotFound(f"No game {game_id}.")
+        seat = (Seat.objects.filter(game_id=game_id, user_id=user.pk)
+                .values_list("seat", flat=True).first())
+        room = rooms.writing_room(game["status"], seat, game["state__in_game"])
+        message = ChatMessage.objects.create(game_id=game_id, author=user, room=room,
+                                             text=clean)
+        frame = {"type": "chat", "message": message_json(message)}
+        transaction.on_commit(partial(_announce, game_id, room, frame))
+    return message
+
+
+def _check_rate(user: Any, now: Any) -> None:
+    since = {seconds: now - timedelta(seconds=seconds) for _, seconds in RATE_LIMITS}
+    recent = list(ChatMessage.objects.filter(author_id=user.pk,
+                                             created_at__gte=min(since.values()))
+                  .values_list("created_at", flat=True))
+    for limit, seconds in RATE_LIMITS:
+        if sum(1 for at in recent if at >= since[seconds]) >= limit:
+            raise RateLimited(f"At most {limit} messages every {seconds} seconds; "
+                              "wait a moment.")
+
+
+def _require(actor: Any, perm: str) -> None:
+    if actor is None or not actor.is_authenticated:
+        raise NotAuthenticated("Log in first.")
+    if not actor.has_perm(perm):
+        raise Forbidden("You may not do that.")
+
+
+def _reason(reason: Any) -> str:
+    """A moderator action's reason, cleaned: required (the moderation log needs one)."""
+    from moderation.errors import ReasonRequired
+
+    if not isinstance(reason, str):
+        raise InvalidMessage("`reason` must be a string.")
+    reason = clean_text(reason)
+    if not reason:
+        raise ReasonRequired("A moderator action needs a reason.")
+    if len(reason) > MAX_REASON:
+        raise TooLong(f"A reason is limited to {MAX_REASON} characters.")
+    return reason
+
+
+def delete_message(*, actor: Any, message_id: int, reason: str) -> ChatMessage:
+    """Hide a message from everyone but moderators (the row stays); logged. Deleting a
+    deleted message changes nothing and logs nothing."""
+    from moderation import services as moderation
+
+    _require(actor, "moderation.delete_message")
+    reason = _reason(reason)
+    with transaction.atomic():
+        message = (ChatMessage.objects.select_for_update(of=("self",))
+                   .select_related("author").filter(pk=message_id).first())
+        if message is None:
+            raise NotFound(f"No chat message {message_id}.")
+        if message.deleted:
+            return message
+        message.deleted = True
+        message.deleted_by = actor
+        message.deleted_at = timezone.now()
+        message.save(update_fields=["deleted", "deleted_by", "deleted_at"])
+        moderation.record(actor=actor, action="delete_message", target=message, reason=reason)
+        transaction.on_commit(partial(_announce, message.game_id, message.room,
+                                      {"type": "chat_deleted", "id": message.pk}))
+    return message
+
+
+def mute_user(*, actor: Any, user: Any, reason: str, minutes: int | None) -> Mute:
+    """Stop `user` writing in any chat for `minutes` (None: until unmuted); logged."""
+    from moderation import services as moderation
+
+    _require(actor, "moderation.mute_user")
+    reason = _reason(reason)
+    if minutes is not None and (type(minutes) is not int
+                                or not 1 <= minutes <= MAX_MUTE_MINUTES):
+        raise InvalidMessage(f"`minutes` must be 1 to {MAX_MUTE_MINUTES}, or null.")
+    with transaction.atomic():
+        until = None if minutes is None else timezone.now() + timedelta(minutes=minutes)
+        mute = Mute.objects.create(user=user, until=until, by=actor, reason=reason)
+        moderation.record(actor=actor, action="mute_user", target=user, reason=reason)
+    return mute
+
+
+def unmute_user(*, actor: Any, user: Any, reason: str) -> int:
+    """End every mute of `user` in force now (they stay on record, ending now); logged.
+    Returns how many ended; `not_muted` if none was in force."""
+    from moderation import services as moderation
+
+    _require(actor, "moderation.mute_user")
+    reason = _reason(reason)
+    with transaction.atomic():
+        now = timezone.now()
+        ended = Mute.objects.filter(active_mutes(now), user_id=user.pk).update(until=now)
+        if not ended:
+            raise NotMuted(f"{user.username} is not muted.")
+        moderation.record(actor=actor, action="unmute_user", target=user, reason=reason)
+    return ended

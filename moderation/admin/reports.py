@@ -1,0 +1,102 @@
+"""The reports queue: open first, oldest first; resolve or dismiss with a note (logged)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import Case, IntegerField, Model, QuerySet, Value, When
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from games.models import Game
+from moderation import services
+from moderation.admin.links import admin_link, board, links
+from moderation.admin.reason import with_reason
+from moderation.models import Report, ReportStatus, TargetType
+
+
+def _target(report: Report) -> Model | None:
+    return services.report_target(report.target_type, report.target_id)
+
+
+def _game_of(report: Report, target: Model | None) -> Game | None:
+    if isinstance(target, Game):
+        return target
+    game_id = getattr(target, "game_id", None)
+    return Game.objects.filter(pk=game_id).first() if game_id else None
+
+
+def _note(report: Report) -> str:
+    return f"Report #{report.pk} {report.status}."
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ("id", "status", "created_at", "category", "target_type", "target",
+                    "reporter", "handled_by")
+    list_filter = ("status", "category", "target_type", "created_at")
+    search_fields = ("reporter__username", "reason", "resolution", "target_id")
+    list_select_related = ("reporter", "handled_by")
+    fields = ("reporter", "target_type", "target", "board", "category", "reason", "status",
+              "created_at", "handled_by", "handled_at", "resolution")
+    readonly_fields = fields
+    actions = ["resolve_reports", "dismiss_reports"]
+
+    def get_ordering(self, request: HttpRequest) -> tuple[Any, ...]:
+        # The queue: open reports first, then oldest first.
+        open_first = Case(When(status=ReportStatus.OPEN, then=Value(0)), default=Value(1),
+                          output_field=IntegerField())
+        return (open_first.asc(), "created_at", "id")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # reports change only through resolve/dismiss (logged)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_handle_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("moderation.change_report")
+
+    @admin.display(description="target")
+    def target(self, report: Report) -> SafeString:
+        target = _target(report)
+        if target is None:
+            return format_html("{} {} (gone)", report.target_type, report.target_id)
+        pairs = []
+        if report.target_type == TargetType.USER:
+            pairs.append((reverse("profile", args=[target.get_username()]), "profile"))
+        game = _game_of(report, target)
+        if game is not None:
+            pairs.append((reverse("game", args=[game.pk]), "game page"))
+        return admin_link(target) + (mark_safe(" · ") + links(pairs) if pairs else "")
+
+    @admin.display(description="board")
+    def board(self, report: Report) -> SafeString:
+        return board(_game_of(report, _target(report)))
+
+    @admin.action(description="Resolve selected reports (with a note)",
+                  permissions=["handle"])
+    def resolve_reports(self, request: HttpRequest,
+                        queryset: QuerySet[Report]) -> TemplateResponse | None:
+        return with_reason(
+            self, request, queryset, title="Resolve reports", verb="Resolved", noun="report",
+            label="Note",
+            run=lambda r, note: _note(services.resolve_report(
+                moderator=request.user, report_id=r.pk, note=note)))
+
+    @admin.action(description="Dismiss selected reports (with a note)",
+                  permissions=["handle"])
+    def dismiss_reports(self, request: HttpRequest,
+                        queryset: QuerySet[Report]) -> TemplateResponse | None:
+        return with_reason(
+            self, request, queryset, title="Dismiss reports", verb="Dismissed", noun="report",
+            label="Note",
+            run=lambda r, note: _note(services.dismiss_report(
+                moderator=request.user, report_id=r.pk, note=note)))

@@ -1,0 +1,47 @@
+"""The refusals of moderation services, each with its stable code and HTTP status."""
+
+from __future__ import annotations
+
+from bloqueio_site.errors import ServiceError
+
+
+class ReasonRequired(ServiceError):
+    code = "reason_required"
+    status = 400
+
+
+class NotAModerator(ServiceError):
+    """The actor lacks the permission for this moderator action."""
+
+    code = "forbidden"
+    status = 403
+
+
+class InvalidReport(ServiceError):
+    code = "invalid"
+    status = 400
+
+
+class CannotReportSelf(ServiceError):
+    code = "cannot_report_self"
+    status = 400
+
+
+class TargetNotFound(ServiceError):
+    code = "not_found"
+    status = 404
+
+
+class AlreadyReported(ServiceError):
+    code = "already_reported"
+    status = 409
+
+
+class ReportClosed(ServiceError):
+    code = "report_closed"
+    status = 409
+
+
+class RateLimited(ServiceError):
+    code = "rate_limited"
+    status = 429

@@ -1,0 +1,143 @@
+"""The moderation log (append-only, in the database too) and players' reports.
+
+Every moderator action writes one `ModerationLog` row through `moderation.services.record`,
+whether it was carried out or refused. A trigger (migration 0002) refuses UPDATE and
+DELETE on the table for every client, not only Django.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+REASON_MAX = 1000
+
+
+class Action(models.TextChoices):
+    ABORT_GAME = "abort_game"
+    ANNUL_GAME = "annul_game"
+    REMOVE_SEAT = "remove_seat"
+    BAN_USER = "ban_user"
+    UNBAN_USER = "unban_user"
+    MUTE_USER = "mute_user"
+    UNMUTE_USER = "unmute_user"
+    DELETE_MESSAGE = "delete_message"
+    RESOLVE_REPORT = "resolve_report"
+    DISMISS_REPORT = "dismiss_report"
+
+
+DONE = "done"
+
+
+class AppendOnlyError(RuntimeError):
+    """Raised on any attempt to change or remove a moderation log entry."""
+
+
+class ModerationLogQuerySet(models.QuerySet["ModerationLog"]):
+    def update(self, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError("the moderation log is append-only")
+
+    def delete(self) -> NoReturn:  # type: ignore[override]
+        raise AppendOnlyError("the moderation log is append-only")
+
+
+class ModerationLog(models.Model):
+    """Who did what to which target, why, and whether it was carried out."""
+
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.PROTECT, related_name="+",
+                              help_text="empty: the system")
+    action = models.CharField(max_length=32, choices=Action.choices)
+    target_type = models.CharField(max_length=64)
+    target_id = models.CharField(max_length=64)
+    target_repr = models.TextField()
+    reason = models.TextField()
+    outcome = models.TextField(default=DONE, help_text='"done", or why it was refused')
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = ModerationLogQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        # No add/change/delete permissions exist to grant: rows come from the services.
+        default_permissions = ("view",)
+        permissions = [
+            ("abort_game", "Can abort a live game"),
+            ("annul_game", "Can annul a finished ranked game"),
+            ("remove_seat", "Can remove a seat from a live game"),
+            ("ban_user", "Can ban and unban users"),
+            ("mute_user", "Can mute and unmute users in chat"),
+            ("delete_message", "Can delete chat messages"),
+        ]
+        indexes = [models.Index(fields=["target_type", "target_id"], name="modlog_target")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="modlog_reason_required"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.target_repr} ({self.outcome})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise AppendOnlyError("the moderation log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError("the moderation log is append-only")
+
+
+class TargetType(models.TextChoices):
+    USER = "user"
+    GAME = "game"
+    CHAT_MESSAGE = "chat_message"
+
+
+class Category(models.TextChoices):
+    CHEATING = "cheating"
+    ABUSE = "abuse"
+    SPAM = "spam"
+    OTHER = "other"
+
+
+class ReportStatus(models.TextChoices):
+    OPEN = "open"
+    RESOLVED = "resolved"
+    DISMISSED = "dismissed"
+
+
+class Report(models.Model):
+    """A player's report of a user, a game or a chat message, queued for moderators."""
+
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                 related_name="reports_filed")
+    target_type = models.CharField(max_length=16, choices=TargetType.choices)
+    target_id = models.PositiveBigIntegerField()
+    category = models.CharField(max_length=16, choices=Category.choices)
+    reason = models.TextField(max_length=REASON_MAX)
+    status = models.CharField(max_length=16, choices=ReportStatus.choices,
+                              default=ReportStatus.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    handled_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [
+            models.Index(fields=["status", "created_at"], name="report_queue"),
+            # The rate limit counts one reporter's recent reports.
+            models.Index(fields=["reporter", "created_at"], name="report_reporter_created"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["reporter", "target_type", "target_id"],
+                                    condition=Q(status="open"), name="report_one_open"),
+            models.CheckConstraint(condition=Q(target_type__in=TargetType.values),
+                                   name="report_target_type"),
+        ]
+
+    def __str__(self) -> str:
+        return f"report #{self.pk}: {self.target_type} {self.target_id} ({self.status})"

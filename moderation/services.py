@@ -1,0 +1,280 @@
+"""Moderation writes: the log every moderator action goes through, the moderator actions
+themselves (over the games and accounts services, never rows by hand), and reports.
+
+A moderator action is carried out and logged in one transaction; a refused one is logged
+with its refusal detail and then re-raised. Call them outside any transaction of your
+own, or a refusal's log entry rolls back with it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import timedelta
+from typing import TypeVar
+
+from django.apps import apps
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+
+from accounts import services as accounts
+from accounts.models import User
+from bloqueio_site.errors import ServiceError
+from games import services as games
+from games.errors import GameNotFound
+from games.models import Game, Seat
+from games.ranked import ratings
+from moderation.errors import (
+    AlreadyReported,
+    CannotReportSelf,
+    InvalidReport,
+    NotAModerator,
+    RateLimited,
+    ReasonRequired,
+    ReportClosed,
+    TargetNotFound,
+)
+from moderation.models import (
+    DONE,
+    REASON_MAX,
+    Action,
+    Category,
+    ModerationLog,
+    Report,
+    ReportStatus,
+    TargetType,
+)
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+REPORTS_PER_HOUR = 10
+
+# The permission each moderator action needs (ModerationLog.Meta.permissions).
+PERMISSION = {
+    Action.ABORT_GAME: "moderation.abort_game",
+    Action.ANNUL_GAME: "moderation.annul_game",
+    Action.REMOVE_SEAT: "moderation.remove_seat",
+    Action.BAN_USER: "moderation.ban_user",
+    Action.UNBAN_USER: "moderation.ban_user",
+    Action.MUTE_USER: "moderation.mute_user",
+    Action.UNMUTE_USER: "moderation.mute_user",
+    Action.DELETE_MESSAGE: "moderation.delete_message",
+    Action.RESOLVE_REPORT: "moderation.change_report",
+    Action.DISMISS_REPORT: "moderation.change_report",
+}
+
+
+# -- the log ---------------------------------------------------------------------------
+
+
+def record(*, actor: AbstractBaseUser | None, action: str, target: models.Model, reason: str,
+           outcome: str = DONE) -> ModerationLog:
+    """Append one entry to the moderation log (actor None: the system).
+
+    `target` is a model instance; its type is its model name ("game", "user",
+    "chatmessage", ...). `outcome` is "done" or the refusal's detail.
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise ReasonRequired("A moderator action needs a reason.")
+    if action not in Action.values:
+        raise ValueError(f"unknown moderation action {action!r}")
+    entry = ModerationLog.objects.create(
+        actor=actor if actor is not None and actor.pk is not None else None,
+        action=action,
+        target_type=target._meta.model_name or type(target).__name__.lower(),
+        target_id=str(target.pk),
+        target_repr=_describe(target),
+        reason=reason,
+        outcome=outcome or DONE,
+    )
+    log.info("moderation: %s %s %s by %s: %s", action, entry.target_type, entry.target_id,
+             entry.actor_id, outcome)
+    return entry
+
+
+def _describe(target: models.Model) -> str:
+    """A line that still says what the target was after it changes or goes."""
+    name = target._meta.model_name
+    if name == "seat":
+        return f"game {target.game_id} seat {target.seat} ({target.user})"  # type: ignore[attr-defined]
+    if name == "chatmessage":
+        author = getattr(target, "author", "?")
+        text = str(getattr(target, "text", ""))
+        return f"message #{target.pk} by {author} in game {target.game_id}: {text}"  # type: ignore[attr-defined]
+    return str(target)
+
+
+def _require_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ReasonRequired("A moderator action needs a reason.")
+    return reason
+
+
+def _require_permission(actor: AbstractBaseUser, action: str) -> None:
+    if not (actor.is_active and actor.has_perm(PERMISSION[action])):  # type: ignore[attr-defined]
+        raise NotAModerator("You may not do that.")
+
+
+def _moderate(*, actor: AbstractBaseUser, action: str, target: models.Model, reason: str,
+              run: Callable[[], T]) -> T:
+    """Check, run the service and log it in one transaction; log a refusal, re-raise it."""
+    reason = _require_reason(reason)
+    _require_permission(actor, action)
+    try:
+        with transaction.atomic():
+            result = run()
+            record(actor=actor, action=action, target=target, reason=reason)
+    except ServiceError as exc:
+        record(actor=actor, action=action, target=target, reason=reason, outcome=exc.detail)
+        raise
+    return result
+
+
+# -- moderator actions -----------------------------------------------------------------
+
+
+def _game(game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound(f"No game {game_id}.")
+    return game
+
+
+def moderate_abort(*, actor: AbstractBaseUser, game_id: int, reason: str) -> Game:
+    """Abort a waiting or active game: no result (games.services.abort_game)."""
+    return _moderate(actor=actor, action=Action.ABORT_GAME, target=_game(game_id),
+                     reason=reason, run=lambda: games.abort_game(game_id=game_id))
+
+
+def moderate_annul(*, actor: AbstractBaseUser, game_id: int, reason: str) -> Game:
+    """Annul a finished ranked game: its rating changes are reverted (ratings.annul_game)."""
+    return _moderate(actor=actor, action=Action.ANNUL_GAME, target=_game(game_id),
+                     reason=reason, run=lambda: ratings.annul_game(game_id=game_id))
+
+
+def moderate_remove_seat(*, actor: AbstractBaseUser, game_id: int, seat: int,
+                         reason: str) -> Game:
+    """Take one seat out of a live game (a `removed` event; games.services.remove_seat)."""
+    game = _game(game_id)
+    target: models.Model = (Seat.objects.select_related("user").filter(game=game, seat=seat)
+                            .first() or game)
+    return _moderate(actor=actor, action=Action.REMOVE_SEAT, target=target, reason=reason,
+                     run=lambda: games.remove_seat(game_id=game_id, seat=seat))
+
+
+def check_can_ban(*, actor: AbstractBaseUser, user: User) -> None:
+    """Raise BanRefused for a ban the services refuse (a superuser, yourself) and for a
+    staff account banned by someone who is not a superuser (moderators stay off staff)."""
+    accounts.check_can_ban(user=user, by=actor)  # type: ignore[arg-type]
+    if user.is_staff and not actor.is_superuser:  # type: ignore[attr-defined]
+        raise accounts.BanRefused(f"{user.username} is staff: only a superuser can ban "
+                                  "a staff account.")
+
+
+def moderate_ban(*, actor: AbstractBaseUser, user: User, reason: str) -> accounts.BanReport:
+    """Ban `user` (accounts.services.ban_user). Only a superuser bans a staff account."""
+
+    def ban() -> accounts.BanReport:
+        check_can_ban(actor=actor, user=user)
+        return accounts.ban_user(user, by=actor)  # type: ignore[arg-type]
+
+    return _moderate(actor=actor, action=Action.BAN_USER, target=user, reason=reason, run=ban)
+
+
+def moderate_unban(*, actor: AbstractBaseUser, user: User, reason: str) -> None:
+    """Re-enable a banned account (accounts.services.unban_user)."""
+    _moderate(actor=actor, action=Action.UNBAN_USER, target=user, reason=reason,
+              run=lambda: accounts.unban_user(user))
+
+
+# -- reports ---------------------------------------------------------------------------
+
+
+def report_target(target_type: str, target_id: int) -> models.Model | None:
+    """The reported object, or None when there is none (or no chat app)."""
+    if target_type == TargetType.USER:
+        return User.objects.filter(pk=target_id, is_active=True).first()
+    if target_type == TargetType.GAME:
+        return Game.objects.filter(pk=target_id).first()
+    if target_type == TargetType.CHAT_MESSAGE:
+        try:
+            message_model = apps.get_model("chat", "ChatMessage")
+        except LookupError:
+            return None
+        return message_model.objects.select_related("author").filter(pk=target_id).first()
+    return None
+
+
+def file_report(*, reporter: AbstractBaseUser, target_type: str, target_id: int,
+                category: str, reason: str) -> Report:
+    """Queue a report for moderators: one open report per reporter and target, at most
+    REPORTS_PER_HOUR per reporter an hour, never about yourself."""
+    if target_type not in TargetType.values:
+        raise InvalidReport(f"target_type: one of {', '.join(TargetType.values)}.")
+    if category not in Category.values:
+        raise InvalidReport(f"category: one of {', '.join(Category.values)}.")
+    reason = (reason or "").strip()
+    if not reason or len(reason) > REASON_MAX:
+        raise InvalidReport(f"reason: 1 to {REASON_MAX} characters.")
+    if not isinstance(target_id, int) or not 0 < target_id < 2**63:
+        raise TargetNotFound(f"No {target_type} {target_id}.")
+    target = report_target(target_type, target_id)
+    if target is None:
+        raise TargetNotFound(f"No {target_type} {target_id}.")
+    author_id = target.pk if target_type == TargetType.USER else getattr(target, "author_id", None)
+    if author_id == reporter.pk:
+        raise CannotReportSelf("You cannot report yourself.")
+    with transaction.atomic():
+        # Lock the reporter's row: one reporter's reports are filed one at a time, so two
+        # at once cannot both pass the hourly count below.
+        User.objects.select_for_update().filter(pk=reporter.pk).first()
+        since = timezone.now() - timedelta(hours=1)
+        recent = Report.objects.filter(reporter_id=reporter.pk, created_at__gte=since).count()
+        if recent >= REPORTS_PER_HOUR:
+            raise RateLimited(f"At most {REPORTS_PER_HOUR} reports an hour; try again later.")
+        if Report.objects.filter(reporter_id=reporter.pk, target_type=target_type,
+                                 target_id=target_id, status=ReportStatus.OPEN).exists():
+            raise AlreadyReported("You have an open report about this already.")
+        try:
+            with transaction.atomic():
+                return Report.objects.create(
+                    reporter_id=reporter.pk, target_type=target_type, target_id=target_id,
+                    category=category, reason=reason)
+        except IntegrityError:  # the partial unique index; the lock makes this unlikely
+            raise AlreadyReported("You have an open report about this already.") from None
+
+
+def resolve_report(*, moderator: AbstractBaseUser, report_id: int, note: str) -> Report:
+    """Close an open report as acted upon; the note is logged as the reason."""
+    return _handle(moderator, report_id, note, ReportStatus.RESOLVED, Action.RESOLVE_REPORT)
+
+
+def dismiss_report(*, moderator: AbstractBaseUser, report_id: int, note: str) -> Report:
+    """Close an open report as not needing action; the note is logged as the reason."""
+    return _handle(moderator, report_id, note, ReportStatus.DISMISSED, Action.DISMISS_REPORT)
+
+
+def _handle(moderator: AbstractBaseUser, report_id: int, note: str, status: str,
+            action: str) -> Report:
+    report = Report.objects.filter(pk=report_id).first()
+    if report is None:
+        raise TargetNotFound(f"No report {report_id}.")
+
+    def close() -> Report:
+        # Lock the report: two moderators closing it at once, one of them is refused.
+        locked = Report.objects.select_for_update().get(pk=report_id)
+        if locked.status != ReportStatus.OPEN:
+            raise ReportClosed(f"The report is already {locked.status}.")
+        locked.status = status
+        locked.handled_by_id = moderator.pk
+        locked.handled_at = timezone.now()
+        locked.resolution = note.strip()
+        locked.save(update_fields=["status", "handled_by", "handled_at", "resolution"])
+        return locked
+
+    return _moderate(actor=moderator, action=action, target=report, reason=note, run=close)
