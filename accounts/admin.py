@@ -23,6 +23,7 @@ from django.template.response import TemplateResponse
 from accounts import services
 from accounts.models import User
 from bloqueio_site.errors import ServiceError
+from chat import services as chat_services
 from moderation import services as moderation
 from moderation.admin.reason import with_reason
 from moderation.models import REASON_MAX
@@ -53,7 +54,8 @@ class ModerationUserChangeForm(UserChangeForm):
 class BloqueioUserAdmin(UserAdmin):
     form = ModerationUserChangeForm
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
-    actions = ["ban_users", "unban_users"]
+    actions = ["ban_users", "unban_users", "mute_hour", "mute_day", "mute_indefinitely",
+               "unmute_users"]
 
     def has_ban_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("moderation.ban_user")
@@ -126,3 +128,45 @@ class BloqueioUserAdmin(UserAdmin):
 
         return with_reason(self, request, queryset.order_by("pk"), title="Unban users",
                            verb="Unbanned", noun="user", run=unban)
+
+    # -- chat mutes (chat.services; each logged with its reason) ----------------------------
+
+    def has_mute_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("moderation.mute_user")
+
+    def _mute(self, request: HttpRequest, queryset: QuerySet[User], minutes: int | None,
+              how_long: str) -> TemplateResponse | None:
+        def mute(user: User, reason: str) -> str:
+            chat_services.mute_user(actor=request.user, user=user, reason=reason,
+                                    minutes=minutes)
+            return f"{user.username} is muted in chat {how_long}."
+
+        return with_reason(self, request, queryset.order_by("pk"),
+                           title=f"Mute in chat {how_long}", verb="Muted", noun="user",
+                           run=mute)
+
+    @admin.action(description="Mute selected users in chat for 1 hour…", permissions=["mute"])
+    def mute_hour(self, request: HttpRequest,
+                  queryset: QuerySet[User]) -> TemplateResponse | None:
+        return self._mute(request, queryset, 60, "for 1 hour")
+
+    @admin.action(description="Mute selected users in chat for 24 hours…",
+                  permissions=["mute"])
+    def mute_day(self, request: HttpRequest,
+                 queryset: QuerySet[User]) -> TemplateResponse | None:
+        return self._mute(request, queryset, 24 * 60, "for 24 hours")
+
+    @admin.action(description="Mute selected users in chat until unmuted…",
+                  permissions=["mute"])
+    def mute_indefinitely(self, request: HttpRequest,
+                          queryset: QuerySet[User]) -> TemplateResponse | None:
+        return self._mute(request, queryset, None, "until unmuted")
+
+    @admin.action(description="Unmute selected users in chat…", permissions=["mute"])
+    def unmute_users(self, request: HttpRequest,
+                     queryset: QuerySet[User]) -> TemplateResponse | None:
+        def unmute(user: User, reason: str) -> None:
+            chat_services.unmute_user(actor=request.user, user=user, reason=reason)
+
+        return with_reason(self, request, queryset.order_by("pk"), title="Unmute in chat",
+                           verb="Unmuted", noun="user", run=unmute)

@@ -18,6 +18,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from bloqueio_site.errors import ServiceError
+from chat.admin import ChatInline
 from games.models import Event, Game, Seat
 from moderation import services as moderation
 from moderation.admin.links import board
@@ -52,7 +53,7 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ("kind", "status", "ranked", "created_at")
     search_fields = ("id__exact", "seats__user__username")
     readonly_fields = ["board", "events", *(f.name for f in Game._meta.fields)]
-    inlines = [SeatInline]
+    inlines = [SeatInline, ChatInline]
     actions = ["abort_games", "annul_games"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -14,6 +14,7 @@ INTENDED = {
     "moderation.view_report", "moderation.change_report", "moderation.view_moderationlog",
     "moderation.abort_game", "moderation.annul_game", "moderation.remove_seat",
     "moderation.ban_user", "moderation.mute_user", "moderation.delete_message",
+    "chat.view_chatmessage", "chat.view_mute",  # reading chat (chat/migrations/0002)
 }
 
 
