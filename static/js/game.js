@@ -56,7 +56,7 @@ function render() {
   renderResult($("result"), game, spec);
   renderStatus();
   $("resign").hidden = !(game.status === "active" && mySeat !== null && game.state.in_game[mySeat]);
-  $("notation-form").hidden = !(game.status === "active" && mySeat !== null);
+  $("notation-form").hidden = !(game.status === "active" && mySeat !== null && game.state.in_game[mySeat]);
   $("waiting").hidden = game.status !== "waiting";
   board.el.dataset.ply = game.ply;
   board.el.dataset.status = game.status;

@@ -52,6 +52,7 @@ export class Board {
     this.k = rotation;
     this.L = spec.layout;
     this.interactive = interactive;
+    this.barrierMode = false; // every point means its nearest groove (BarrierView's toggle)
     this.handlers = {};
     this.legal = new Set();
     this.cursor = null;
@@ -236,7 +237,8 @@ export class Board {
     const di = Math.min(i - Math.floor(i), Math.ceil(i) - i);
     const dj = Math.min(j - Math.floor(j), Math.ceil(j) - j);
     const [lo, hi] = this.spec.anchor;
-    if (Math.min(di, dj) < GROOVE) {
+    // In barrier mode every point means its nearest groove: a finger needs no aim.
+    if (Math.min(di, dj) < (this.barrierMode ? 0.51 : GROOVE)) {
       let r, c, orientation;
       if (di <= dj) { orientation = "H"; r = Math.round(i) - 1; c = Math.round(j) - 1; }
       else { orientation = "V"; c = Math.round(j) - 1; r = Math.round(i) - 1; }
@@ -376,7 +378,17 @@ class BarrierView {
     this.el = this.board.el;
     if (!interactive) return;
     this.bar = this.confirmBar();
-    container.append(this.bar);
+    this.modeButton = Object.assign(document.createElement("button"), {
+      type: "button", id: "barrier-mode", className: "btn secondary small",
+      textContent: "Barrier mode: off",
+    });
+    this.modeButton.setAttribute("aria-pressed", "false");
+    this.modeButton.title = "On a phone: every tap places a barrier on the nearest groove (asks to confirm)";
+    this.modeButton.addEventListener("click", () => this.setBarrierMode(!this.board.barrierMode));
+    const tools = document.createElement("div");
+    tools.className = "toolbar board-tools";
+    tools.append(this.modeButton);
+    container.append(this.bar, tools);
     this.board.on("cell", (cell) => this.onCell(cell)).on("barrier", (b, pointer) => this.onBarrier(b, pointer))
       .on("hover", (b) => this.onHover(b)).on("activate", (cell) => this.onCell(cell))
       .on("barrierKey", (b) => this.askConfirm(b)).on("escape", () => { this.cancel(); this.say(""); })
@@ -400,6 +412,13 @@ class BarrierView {
       else if (a.type === "barrier") this.barriers.add(barrierKey(a));
     }
     this.board.render(state, { legal: myTurn ? cells : [], last });
+  }
+
+  setBarrierMode(on) {
+    this.board.barrierMode = on;
+    this.modeButton.setAttribute("aria-pressed", on ? "true" : "false");
+    this.modeButton.textContent = `Barrier mode: ${on ? "on" : "off"}`;
+    this.say(on ? "Barrier mode: tap near a line to place a barrier there." : "");
   }
 
   cancel() {
@@ -482,6 +501,7 @@ class BarrierView {
     this.board.setPreview(barrier, reason === null);
     if (reason !== null) { this.say(`Barrier ${formatAction(action)} is not allowed: ${reason}.`, "error"); return; }
     this.pending = action;
+    this.say("");  // an older refusal must not stand beside the question
     // As the player sees it: a quarter-turned board shows H barriers upright.
     const flat = (barrier.orientation === "H") === (this.board.k % 2 === 0);
     this.confirmText.textContent = `Place a ${flat ? "horizontal" : "vertical"} barrier at ${formatAction(action)}?`;
