@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from accounts import selectors, services
 from accounts.forms import RegisterForm
 from accounts.models import User
+from games.boards.colours import kind_label, seat_name
 
 
 def register(request: HttpRequest) -> HttpResponse:
@@ -30,6 +31,12 @@ def register(request: HttpRequest) -> HttpResponse:
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     user = get_object_or_404(User, username__iexact=username, is_active=True)
+    data = selectors.profile_json(user)
+    # What people read: the game's name, and the colour a seat played, not "seat 0".
+    ratings = [{**r, "label": kind_label(r["kind"])} for r in data["ratings"]]
+    recent = [{**g, "label": kind_label(g["kind"]), "side": seat_name(g["kind"], g["seat"])}
+              for g in data["recent_games"]]
     return render(request, "accounts/profile.html", {
-        "profile_user": user, "profile": selectors.profile_json(user),
+        "profile_user": user, "profile": data, "ratings": ratings, "recent": recent,
+        "kind_labels": {r["kind"]: r["label"] for r in ratings},
     })

@@ -80,3 +80,9 @@ def kind_label(kind: str) -> str:
         return engine.get(kind).info.title
     except engine.UnknownKind:
         return kind
+
+
+def seat_name(kind: str, seat: int) -> str:
+    """A seat as people call it: its colour, or its colours ("Blue & Red" in blokus2)."""
+    names = [s["name"] for s in seat_styles(kind) if s["seat"] == seat]
+    return " & ".join(names) or f"seat {seat}"

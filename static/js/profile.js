@@ -7,7 +7,7 @@ import { el, get, readData } from "./api.js";
 const NS = "http://www.w3.org/2000/svg";
 const data = readData("profile-data");
 const box = document.getElementById("charts");
-const LABELS = { bloqueio: "Bloqueio · 4 players", bloqueio2: "Bloqueio · 2 players", quoridor: "Quoridor · 2 players", quoridor4: "Quoridor · 4 players" };
+const LABELS = readData("kind-labels"); // kind -> the game's name (engine KindInfo.title)
 
 function s(tag, attrs, text) {
   const n = document.createElementNS(NS, tag);

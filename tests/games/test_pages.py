@@ -166,6 +166,8 @@ def test_profile_links_recent_games_to_replays(client, game):
     page = client.get("/users/alice/").content.decode()
     assert f"/games/{game.pk}/replay/" in page
     assert 'id="profile-data"' in page
+    # The game's name and the colour played, as people read them.
+    assert "Bloqueio (2 players)" in page and "Red · " in page and "seat 0" not in page
 
 
 def test_the_kinds_endpoint_lists_every_kind_with_what_a_client_shows(client):
