@@ -35,3 +35,18 @@ def test_barrier_mode_turns_a_tap_on_a_cell_into_a_barrier(server: Any) -> None:
         assert page.errors == []
 
     run_in_browser(server, scenario)
+
+
+def test_the_legend_and_goal_zones_say_whose_they_are_in_letters(server: Any) -> None:
+    game_id, _, _ = two_player_game("bloqueio2")
+
+    def scenario(new_page: Any) -> None:
+        page = new_page()
+        login(page, "bob")  # green: the board is turned half a turn
+        page.goto(f"/games/{game_id}/")
+        page.wait_for_selector('#board svg[data-status="active"]')
+        assert "You are Green (G)" in page.inner_text("#board-legend")
+        marks = page.eval_on_selector_all("#board .zone-mark", "els => els.map(e => e.textContent)")
+        assert set(marks) == {"R", "G"} and marks.count("G") == 9
+
+    run_in_browser(server, scenario)

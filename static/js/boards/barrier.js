@@ -128,6 +128,13 @@ export class Board {
         });
         this.cellNodes.set(key([r, c]), rect);
         this.cellsLayer.append(rect);
+        if (goal) {  // a goal zone says whose it is in letters too, not by colour alone
+          this.cellsLayer.append(svg("text", {
+            class: "zone-mark", x: x + cell / 2, y: y + cell / 2 + 4, "text-anchor": "middle",
+            "font-size": 11, fill: this.spec.seats[zone].text, "pointer-events": "none",
+            "aria-hidden": "true",
+          }, this.spec.seats[zone].initial));
+        }
       }
     }
     if (this.n === 9) this.drawGoalBands();
@@ -156,11 +163,14 @@ export class Board {
     const [p0, p1] = b.orientation === "H" ? [[r + 1, c], [r + 1, c + 2]] : [[r, c + 1], [r + 2, c + 1]];
     const [x1, y1] = this.xy(this.pointToDisplay(p0));
     const [x2, y2] = this.xy(this.pointToDisplay(p1));
-    return svg("line", {
+    const owned = b.seat !== undefined && b.seat !== null;
+    const line = svg("line", {
       class: "wall", "data-at": `${r},${c}`, "data-orientation": b.orientation,
       "data-seat": b.seat ?? "", x1, y1, x2, y2, "stroke-width": this.L.wall, "stroke-linecap": "round",
-      stroke: b.seat !== undefined && b.seat !== null ? this.spec.seats[b.seat].text : this.L.ink, ...extra,
+      stroke: owned ? this.spec.seats[b.seat].text : this.L.ink, ...extra,
     });
+    if (owned) line.append(svg("title", {}, `${this.spec.seats[b.seat].name}'s barrier ${formatAction({ type: "barrier", ...b })}`));
+    return line;
   }
 
   // state: {pawns, barriers}; opts: {legal: [[r,c]], last: action}. Nodes whose drawing
@@ -388,6 +398,17 @@ class BarrierView {
     const tools = document.createElement("div");
     tools.className = "toolbar board-tools";
     tools.append(this.modeButton);
+    if (seat !== null && seat !== undefined) {
+      // Where you are going, in words (the board is turned: your goal is the far side).
+      const me = spec.seats[seat];
+      const legend = document.createElement("p");
+      legend.className = "small muted board-legend";
+      legend.id = "board-legend";
+      legend.textContent = `You are ${me.name} (${me.initial}): your goal is the far side of the board, `
+        + `the cells marked ${me.initial}${spec.grid === 9 ? " beyond the band in your colour" : ""}. `
+        + "Barriers show their owner when you point at them.";
+      tools.append(legend);
+    }
     container.append(this.bar, tools);
     this.board.on("cell", (cell) => this.onCell(cell)).on("barrier", (b, pointer) => this.onBarrier(b, pointer))
       .on("hover", (b) => this.onHover(b)).on("activate", (cell) => this.onCell(cell))
