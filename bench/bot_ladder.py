@@ -1,0 +1,135 @@
+"""Bot ladder: seeded games between bot levels, win rates and time per move.
+
+Each pairing puts one seat of the tested level against the others (seats rotated
+game by game) and reports how often that seat wins, with a 95 % Wilson interval, and
+the time per move of each level (median, max). Draws and shared first places count
+as not won.
+
+    python bench/bot_ladder.py --games 10            # every pairing
+    python bench/bot_ladder.py --quick               # 4 games each, a smoke run
+    python bench/bot_ladder.py --kinds quoridor,blockade --games 20 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games import bots, engine
+
+# (kind, tested level, opponents' level, target win rate of the tested seat)
+PAIRINGS: tuple[tuple[str, str, str, float], ...] = (
+    ("bloqueio", "hard", "medium", 0.60),
+    ("bloqueio2", "hard", "medium", 0.75),
+    ("quoridor", "hard", "medium", 0.75),
+    ("blockade", "hard", "medium", 0.75),
+    ("blockade_run", "hard", "medium", 0.75),
+    ("blokus_duo", "hard", "medium", 0.75),
+    ("blokus2", "hard", "medium", 0.75),
+    *((kind, "medium", "easy", 0.90) for kind in engine.KINDS),
+)
+
+
+@dataclass
+class Outcome:
+    """One game: did the tested seat win, and each level's move times (seconds)."""
+
+    won: bool
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+
+def play(kind: str, tested: str, others: str, game: int, seed: int) -> Outcome:
+    """One game with the tested level on seat ``game % seats``."""
+    rules = engine.get(kind)
+    rules.legal_actions(rules.initial())  # build the kind's tables before timing moves
+    seat = game % rules.seats
+    levels = [tested if s == seat else others for s in range(rules.seats)]
+    state = rules.initial()
+    times: dict[str, list[float]] = {tested: [], others: []}
+    while state.turn is not None:
+        level = levels[state.turn]
+        start = time.perf_counter()
+        action = bots.choose(rules, state, level, seed=seed * 7919 + game * 31 + state.turn)
+        times[level].append(time.perf_counter() - start)
+        state = rules.apply(state, action)
+    result = rules.result(state)
+    return Outcome(result is not None and result.winner == seat, times)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _play(args: tuple[str, str, str, int, int]) -> Outcome:
+    return play(*args)
+
+
+def run(games: int, kinds: set[str] | None, seed: int, jobs: int) -> list[str]:
+    """Play every selected pairing; returns the report lines (also printed as they come)."""
+    lines = [
+        f"{'kind':13} {'pairing':16} {'games':>5} {'win':>6} {'95% CI':>13} {'target':>6}  "
+        f"{'tested ms/move med/max':>22} {'others ms/move med/max':>22}"
+    ]
+    print(lines[0], flush=True)
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    try:
+        for kind, tested, others, target in PAIRINGS:
+            if kinds is not None and kind not in kinds:
+                continue
+            tasks = [(kind, tested, others, g, seed) for g in range(games)]
+            outcomes = list(pool.map(_play, tasks) if pool else map(_play, tasks))
+            wins = sum(o.won for o in outcomes)
+            lo, hi = wilson(wins, games)
+            line = (
+                f"{kind:13} {tested + ' v ' + others:16} {games:5d} {wins / games:6.0%} "
+                f"{f'{lo:.0%}-{hi:.0%}':>13} {target:6.0%}  "
+                f"{_times(outcomes, tested):>22} {_times(outcomes, others):>22}"
+                f"  {'PASS' if wins / games >= target else 'MISS'}"
+            )
+            print(line, flush=True)
+            lines.append(line)
+    finally:
+        if pool:
+            pool.shutdown()
+    return lines
+
+
+def _times(outcomes: list[Outcome], level: str) -> str:
+    spent = [t for o in outcomes for t in o.times.get(level, [])]
+    if not spent:
+        return "-"
+    return f"{level} {statistics.median(spent) * 1000:.1f}/{max(spent) * 1000:.0f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games per pairing")
+    parser.add_argument("--kinds", help="comma-separated kinds (default: all)")
+    parser.add_argument("--quick", action="store_true", help="4 games per pairing")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    args = parser.parse_args()
+    kinds = set(args.kinds.split(",")) if args.kinds else None
+    games = 4 if args.quick else args.games
+    start = time.perf_counter()
+    run(games, kinds, args.seed, max(1, min(args.jobs, os.cpu_count() or 1)))
+    print(f"total {time.perf_counter() - start:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

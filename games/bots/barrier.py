@@ -1,0 +1,312 @@
+"""Bots for the barrier family (bloqueio, bloqueio2, quoridor, quoridor4).
+
+The evaluation is a race: each seat's shortest-path distance (pawns ignored) turned
+into "plies until it could arrive" by its place in the turn order, so a tie goes to
+whoever moves first. Barriers are only considered on the first edges of an opponent's
+shortest path (two anchors block each edge), which keeps the branching small enough
+for a real search in Python. This module may read the family's internals (geometry,
+bitboards); nothing outside ``games/bots`` relies on that.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import pairwise
+from typing import Any
+
+from games.engine import PASS, Rules
+from games.engine.barrier.actions import Barrier, Move
+from games.engine.barrier.geometry import Geometry, bfs_path
+
+from .core import Budget, Choice, greedy, lookahead, paranoid
+
+FAR = 99  # distance of a seat with no path (cannot happen in a legal position)
+WALL_VALUE = 0.5  # steps a barrier in hand is worth: a block must gain more than this
+EASY_PROGRESS = 0.75  # how often easy steps along its shortest path
+NODES_PER_SECOND = {2: 6000, 4: 400}  # by seats; calibrated to finish well under 1 s
+LOOKAHEAD_WIDTH = 24  # candidates hard plays out with more than two seats
+LOOKAHEAD_ROUNDS = 3  # rounds of greedy replies it plays each one out for
+
+
+# -- distances ------------------------------------------------------------------------
+
+
+def _opens(rules: Any, state: Any) -> tuple[int, int, int, int]:
+    return rules._open(state)  # the engine's cached open-edge masks of this position
+
+
+def distance(rules: Any, state: Any, seat: int) -> int:
+    """Steps from ``seat``'s pawn to its goal, pawns ignored (``FAR`` if none)."""
+    pawn = state.pawns[seat]
+    if pawn is None:
+        return FAR
+    g: Geometry = rules.geometry
+    i = g.index[pawn]
+    if (g.goal[seat] >> i) & 1:
+        return 0
+    od, ou, orr, ol = _opens(rules, state)
+    s, target = g.stride, g.target[seat]
+    front = reach = 1 << i
+    d = 0
+    while not front & target:
+        nxt = ((front & od) << s) | ((front & ou) >> s) | ((front & orr) << 1) | ((front & ol) >> 1)
+        front = nxt & ~reach
+        if not front:
+            return FAR
+        reach |= front
+        d += 1
+    return d + g.extra_step
+
+
+def _layers(rules: Any, state: Any, seat: int) -> list[int]:
+    """Cells by distance to ``seat``'s goal (backward BFS): ``layers[k]`` are k away
+    from the target cells (plus ``extra_step``)."""
+    g: Geometry = rules.geometry
+    od, ou, orr, ol = _opens(rules, state)
+    s = g.stride
+    front = reach = g.target[seat]
+    layers = [front]
+    while front:
+        nxt = ((front & od) << s) | ((front & ou) >> s) | ((front & orr) << 1) | ((front & ol) >> 1)
+        front = nxt & ~reach
+        reach |= front
+        if front:
+            layers.append(front)
+    return layers
+
+
+def _cell_distance(rules: Any, layers: list[int], seat: int, cell: int) -> int:
+    g: Geometry = rules.geometry
+    if (g.goal[seat] >> cell) & 1:
+        return 0
+    bit = 1 << cell
+    for k, layer in enumerate(layers):
+        if layer & bit:
+            return k + g.extra_step
+    return FAR
+
+
+# -- candidates -----------------------------------------------------------------------
+
+
+@cache
+def _blockers(geometry: Geometry) -> dict[tuple[int, bool], tuple[Barrier, ...]]:
+    """For each edge (its lower cell's bit, vertical step?), the barriers that block it."""
+    out: dict[tuple[int, bool], tuple[Barrier, ...]] = {}
+    for (r, c), i in geometry.index.items():
+        for vertical, anchors in ((True, ((r, c), (r, c - 1))), (False, ((r, c), (r - 1, c)))):
+            found = []
+            for at in anchors:
+                k = geometry.anchor_of(at)
+                if k is not None:
+                    info = geometry.h_info[k] if vertical else geometry.v_info[k]
+                    found.append(info.action)
+            out[i, vertical] = tuple(found)
+    return out
+
+
+def _path_barriers(rules: Any, state: Any, seat: int, edges: int | None) -> list[Barrier]:
+    """Barriers that cut the first ``edges`` edges (all if None) of one shortest path."""
+    pawn = state.pawns[seat]
+    g: Geometry = rules.geometry
+    if pawn is None:
+        return []
+    i = g.index[pawn]
+    if (g.goal[seat] >> i) & 1:
+        return []
+    od, ou, orr, ol = _opens(rules, state)
+    path = bfs_path(i, g.target[seat], od, ou, orr, ol, g.stride)
+    if not path:
+        return []
+    table = _blockers(g)
+    out: list[Barrier] = []
+    for a, b in list(pairwise(path))[:edges]:
+        for barrier in table[min(a, b), abs(a - b) == g.stride]:
+            if barrier not in out:
+                out.append(barrier)
+    return out
+
+
+def _moves(rules: Any, state: Any, seat: int) -> list[Move]:
+    """Pawn moves of the seat to move, nearest to its goal first."""
+    g: Geometry = rules.geometry
+    cells = rules._moves(state, seat)
+    layers = _layers(rules, state, seat)
+    ranked = sorted(cells, key=lambda c: (_cell_distance(rules, layers, seat, c), c))
+    return [g.moves[c] for c in ranked]
+
+
+def _legal(rules: Rules, state: Any, barriers: list[Barrier]) -> list[Barrier]:
+    return [b for b in barriers if rules.is_legal(state, b)]
+
+
+class BarrierEvaluator:
+    """Race evaluation and bounded candidates for the generic search."""
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+
+    def evaluate(self, state: Any, me: int) -> float:
+        rules = self.rules
+        playing = [s for s in range(rules.seats) if state.in_game[s]]
+        n = len(playing)
+        start = playing.index(state.turn) if state.turn in playing else 0
+        order = playing[start:] + playing[:start]
+        arrive = {s: distance(rules, state, s) + order.index(s) / n for s in playing}
+        others = [s for s in playing if s != me]
+        if not others or me not in arrive:
+            return 0.0
+        lead = min(arrive[o] for o in others) - arrive[me]
+        walls = state.barriers_left[me] - sum(state.barriers_left[o] for o in others) / len(others)
+        spread = sum(arrive[o] for o in others) / len(others) - arrive[me]
+        return lead + 0.1 * spread + WALL_VALUE * walls
+
+    def candidates(self, state: Any, me: int, root: bool) -> list[Any]:
+        rules = self.rules
+        seat = state.turn
+        if root:
+            return self.ranked(state, me)
+        moves: list[Any] = _moves(rules, state, seat)
+        if seat != me:
+            moves = moves[:2]  # an opponent's sensible steps; paranoid blocks come below
+        barriers: list[Barrier] = []
+        if state.barriers_left[seat] > 0:
+            target = me if seat != me else self.leader(state, me)
+            if target is not None:
+                barriers = _legal(rules, state, _path_barriers(rules, state, target, 3))
+        out = moves + barriers
+        if not out:
+            out = rules.legal_actions(state)[:8]
+        return out
+
+    def leader(self, state: Any, me: int) -> int | None:
+        """The opponent nearest to its goal (lowest seat on ties)."""
+        others = [s for s in range(self.rules.seats) if s != me and state.in_game[s]]
+        if not others:
+            return None
+        return min(others, key=lambda s: (distance(self.rules, state, s), s))
+
+    def root_actions(self, state: Any) -> list[Any]:
+        """Every pawn move plus the legal barriers on any opponent's shortest path."""
+        rules = self.rules
+        seat = state.turn
+        actions: list[Any] = list(_moves(rules, state, seat))
+        if state.barriers_left[seat] > 0:
+            found: list[Barrier] = []
+            for other in range(rules.seats):
+                if other != seat and state.in_game[other]:
+                    path = _path_barriers(rules, state, other, None)
+                    found += [b for b in path if b not in found]
+            actions += _legal(rules, state, found)
+        if not actions:
+            actions = rules.legal_actions(state)
+        return actions
+
+    def ranked(self, state: Any, me: int) -> list[Any]:
+        """Root actions ordered by the one-ply evaluation (stable: moves before barriers)."""
+        actions = self.root_actions(state)
+        scores = [self.evaluate(self.rules.apply(state, a), me) for a in actions]
+        return [a for _, a in sorted(zip(scores, actions, strict=True), key=lambda x: -x[0])]
+
+
+# -- levels ---------------------------------------------------------------------------
+
+
+def easy(rules: Rules, state: Any, rng: random.Random) -> Any:
+    """Mostly a step along a shortest path; sometimes any legal action."""
+    seat = state.turn
+    if rng.random() < EASY_PROGRESS:
+        moves = rules._moves(state, seat)  # type: ignore[attr-defined]
+        if moves:
+            layers = _layers(rules, state, seat)
+            dist = {c: _cell_distance(rules, layers, seat, c) for c in moves}
+            best = min(dist.values())
+            g: Geometry = rules.geometry  # type: ignore[attr-defined]
+            return g.moves[rng.choice(sorted(c for c in moves if dist[c] == best))]
+    return rng.choice(rules.legal_actions(state))
+
+
+def medium(rules: Rules, state: Any, rng: random.Random) -> Any:
+    """The best action by the one-ply race evaluation (ties broken by ``rng``)."""
+    ev = BarrierEvaluator(rules)
+    me = state.turn
+    return greedy(rules, state, ev.root_actions(state), lambda s: _score(ev, s, me), rng)
+
+
+def _score(ev: BarrierEvaluator, state: Any, me: int) -> float:
+    if state.turn is None:
+        result = ev.rules.result(state)
+        return 1e6 if result is not None and result.winner == me else -1e6
+    return ev.evaluate(state, me)
+
+
+def nodes_per_second(rules: Rules) -> int:
+    return NODES_PER_SECOND.get(rules.seats, 4000)
+
+
+def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice:
+    """Two seats: alpha-beta with iterative deepening over the race evaluation. More
+    seats: paranoid search (everyone against us) proved far too timid, so the best
+    one-ply candidates are played out for three rounds with every seat's greedy reply."""
+    me = state.turn
+    ev = BarrierEvaluator(rules)
+    if rules.seats == 2:
+        return paranoid(rules, state, me, ev, budget)
+    return lookahead(
+        rules,
+        state,
+        me,
+        ev.ranked(state, me)[:LOOKAHEAD_WIDTH],
+        lambda s: _reply(ev, s),
+        lambda s: ev.evaluate(s, me),
+        budget,
+        rounds=LOOKAHEAD_ROUNDS,
+    )
+
+
+def _reply(ev: BarrierEvaluator, state: Any) -> Any:
+    """A seat's greedy move over its cheap candidates (deterministic: first of equals)."""
+    seat = state.turn
+    best, top = None, -float("inf")
+    for action in ev.candidates(state, seat, False):
+        value = _score(ev, ev.rules.apply(state, action), seat)
+        if value > top:
+            best, top = action, value
+    return best
+
+
+# -- hints ----------------------------------------------------------------------------
+
+
+def explain(rules: Rules, state: Any, action: Any) -> str:
+    """Why ``action`` is a good idea, in words, for the seat to move."""
+    me = state.turn
+    names = [c.name for c in rules.info.colours]
+    if action == PASS:
+        return "passes: there is nothing else you can do"
+    after = rules.apply(state, action)
+    if isinstance(action, Move):
+        before, now = rules.measure(state, me), rules.measure(after, me)
+        if after.turn is None and now == 0:
+            return "reaches your goal and wins the game"
+        if before is not None and now is not None and now < before:
+            return f"shortens your path from {before} to {now}"
+        return f"moves your pawn aside; your path stays {now} steps"
+    best: tuple[int, int, int, int] | None = None  # (gain, -distance, seat, new)
+    for s in range(rules.seats):
+        if s == me or not state.in_game[s]:
+            continue
+        d0, d1 = rules.measure(state, s), rules.measure(after, s)
+        if d0 is None or d1 is None:
+            continue
+        key = (d1 - d0, -d0, s, d1)
+        if best is None or key > best:
+            best = key
+    if best is None or best[0] <= 0:
+        mine = rules.measure(after, me)
+        return f"places a barrier that changes no path; yours stays {mine} steps"
+    _, neg, s, new = best
+    return (
+        f"blocks {names[s]}, who is {-neg} steps from goal: their path grows from {-neg} to {new}"
+    )

@@ -1,0 +1,306 @@
+"""Bots for the blockade family (blockade, blockade_run) on the 5x5 board.
+
+Blockade is about mobility: whoever cannot place loses, so a placement is rated by how
+few replies it leaves. Blockade Run is a race with traps: distance to the goal row
+(blocks in the way, pawns ignored) in turn order, plus the steps each pawn has left.
+Both are small enough for a deep alpha-beta search within a modest node budget.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine import Rules
+from games.engine.blockade.board import CELLS, FULL, INDEX, NEIGHBOURS, bits
+from games.engine.blockade.run import GOALS
+from games.engine.blockade.state import RunState
+
+from .core import Budget, Choice, OutOfBudget, paranoid
+
+FAR = 25  # a pawn walled off from its goal row
+SOLVED = 25  # the depth reported for a solved position: to the end of the game
+NODES_PER_SECOND = 20000  # Blockade; Blockade Run nodes cost about four times more
+
+
+def _is_run(state: Any) -> bool:
+    return isinstance(state, RunState)
+
+
+# -- Blockade Run geometry --------------------------------------------------------------
+
+
+def _free(state: RunState) -> int:
+    """Cells a pawn may stand on (not blocked), pawns ignored."""
+    return FULL & ~state.blocked
+
+
+def _bfs(start: int, free: int) -> list[int]:
+    """Layers of cells reachable from ``start`` through ``free`` cells."""
+    front = reach = 1 << start
+    layers = [front]
+    while True:
+        nxt = 0
+        for i in bits(front):
+            nxt |= NEIGHBOURS[i]
+        front = nxt & free & ~reach
+        if not front:
+            return layers
+        reach |= front
+        layers.append(front)
+
+
+def run_distance(state: RunState, seat: int) -> int:
+    """Steps from ``seat``'s pawn to its goal row through unblocked cells (``FAR``: none)."""
+    pawn = state.pawns[seat]
+    if pawn is None:
+        return FAR
+    for k, layer in enumerate(_bfs(INDEX[pawn], _free(state))):
+        if layer & GOALS[seat]:
+            return k
+    return FAR
+
+
+def _steps(state: RunState, seat: int) -> int:
+    """Cells ``seat``'s pawn could step to now (the other pawn in the way)."""
+    pawn = state.pawns[seat]
+    if pawn is None:
+        return 0
+    other = state.pawns[1 - seat]
+    occupied = state.blocked | (0 if other is None else 1 << INDEX[other])
+    return (NEIGHBOURS[INDEX[pawn]] & ~occupied).bit_count()
+
+
+def _near_path(state: RunState, seat: int, free: int) -> int:
+    """Cells on some shortest path of ``seat`` within two steps of its pawn, and the
+    cells beside it: blocking one of them is what slows or traps it."""
+    pawn = state.pawns[seat]
+    if pawn is None:
+        return 0
+    start = INDEX[pawn]
+    ahead = _bfs(start, free)
+    d = next((k for k, layer in enumerate(ahead) if layer & GOALS[seat]), None)
+    around = NEIGHBOURS[start] & free
+    if d is None:
+        return around
+    back = _layers_to_goal(seat, free)
+    on_path = 0
+    for k in (1, 2):
+        if k < len(ahead) and d - k < len(back):
+            on_path |= ahead[k] & back[d - k]
+    return on_path | around
+
+
+def _layers_to_goal(seat: int, free: int) -> list[int]:
+    front = reach = GOALS[seat] & free
+    layers = [front]
+    while front:
+        nxt = 0
+        for i in bits(front):
+            nxt |= NEIGHBOURS[i]
+        front = nxt & free & ~reach
+        reach |= front
+        if front:
+            layers.append(front)
+    return layers
+
+
+def _mobility(rules: Any, state: Any) -> float:
+    """Blockade, for the seat to move: its number of placements, or a sure win when one
+    of them leaves the opponent no reply."""
+    targets = rules.targets(state)
+    taken = _marks(state)
+    for i in bits(targets):
+        if not NEIGHBOURS[i] & ~(taken | 1 << i):
+            return 500.0
+    return float(targets.bit_count())
+
+
+# -- evaluation -----------------------------------------------------------------------
+
+
+class BlockadeEvaluator:
+    """Mobility (Blockade) or the race plus steps left (Blockade Run)."""
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+
+    def evaluate(self, state: Any, me: int) -> float:
+        if not _is_run(state):
+            value = _mobility(self.rules, state)
+            return value if state.turn == me else -value
+        other = 1 - me
+        tempo = 0.5 if state.turn == me else 0.0
+        tempo_other = 0.5 - tempo
+        race = (run_distance(state, other) - tempo_other) - (run_distance(state, me) - tempo)
+        room = _steps(state, me) - _steps(state, other)
+        return race + 0.3 * room
+
+    def candidates(self, state: Any, me: int, root: bool) -> list[Any]:
+        legal = self.rules.legal_actions(state)
+        if not _is_run(state) or len(legal) <= 1:
+            return self.ordered(state, legal) if not root else self.ranked(state, legal, me)
+        seat = state.turn
+        other = 1 - seat
+        wins = [a for a in legal if a.block is None]
+        if wins:
+            return wins
+        free = _free(state)
+        target = _near_path(state, other, free)
+        picked = [a for a in legal if (target >> INDEX[a.block]) & 1]
+        if not picked:
+            picked = legal
+        return self.ranked(state, picked, me) if root else self.ordered(state, picked)
+
+    def ordered(self, state: Any, actions: list[Any]) -> list[Any]:
+        """Actions by the one-ply evaluation of the seat to move (cheap move ordering)."""
+        seat = state.turn
+        return self.ranked(state, actions, seat)
+
+    def ranked(self, state: Any, actions: list[Any], me: int) -> list[Any]:
+        scores = [self._after(state, a, me) for a in actions]
+        return [a for _, a in sorted(zip(scores, actions, strict=True), key=lambda x: -x[0])]
+
+    def _after(self, state: Any, action: Any, me: int) -> float:
+        child = self.rules.apply(state, action)
+        if child.turn is None:
+            result = self.rules.result(child)
+            return 1e6 if result is not None and result.winner == me else -1e6
+        return self.evaluate(child, me)
+
+
+# -- levels ---------------------------------------------------------------------------
+
+
+def easy(rules: Rules, state: Any, rng: random.Random) -> Any:
+    """Blockade: placements leaving fewer replies are likelier. Blockade Run: mostly a
+    step toward the goal with a block on the opponent's way."""
+    legal = rules.legal_actions(state)
+    if not _is_run(state):
+        taken = _marks(state)
+        weights = [(5 - (NEIGHBOURS[INDEX[a.at]] & ~taken).bit_count()) ** 2 for a in legal]
+        return rng.choices(legal, weights=weights)[0]
+    wins = [a for a in legal if a.block is None]
+    if wins:
+        return wins[0]
+    if rng.random() < 0.3:
+        return rng.choice(legal)
+    seat = state.turn
+    here = run_distance(state, seat)
+    toward = [a for a in legal if _closer(state, seat, a, here)]
+    pool = toward or legal
+    target = _near_path(state, 1 - seat, _free(state))
+    blocking = [a for a in pool if (target >> INDEX[a.block]) & 1]
+    return rng.choice(blocking or pool)
+
+
+def _marks(state: Any) -> int:
+    return state.marks[0] | state.marks[1]
+
+
+def _closer(state: RunState, seat: int, action: Any, here: int) -> bool:
+    free = _free(state)
+    for k, layer in enumerate(_bfs(INDEX[action.to], free)):
+        if layer & GOALS[seat]:
+            return k < here
+    return False
+
+
+def medium(rules: Rules, state: Any, rng: random.Random) -> Any:
+    """The best action by the one-ply evaluation, over every legal action."""
+    ev = BlockadeEvaluator(rules)
+    me = state.turn
+    legal = rules.legal_actions(state)
+    scores = [ev._after(state, a, me) for a in legal]
+    top = max(scores)
+    return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= top - 1e-9])
+
+
+def nodes_per_second(rules: Rules) -> int:
+    return NODES_PER_SECOND // 4 if _is_run(rules.initial()) else NODES_PER_SECOND
+
+
+def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice:
+    """Blockade: solved exactly when the budget allows (a few thousand positions), and
+    in a lost position the move that gives the opponent the most ways to go wrong.
+    Otherwise (and in Blockade Run) alpha-beta with iterative deepening; Blockade Run
+    searches only blocks near the opponent's shortest paths and beside its pawn."""
+    if not _is_run(state):
+        try:
+            return _solved(rules, state, budget)
+        except OutOfBudget:
+            pass  # too deep to solve in budget: whatever is left goes to the search
+    return paranoid(rules, state, state.turn, BlockadeEvaluator(rules), budget)
+
+
+def _solved(rules: Rules, state: Any, budget: Budget) -> Choice:
+    memo: dict[tuple[int, int, int], bool] = {}
+    legal = rules.legal_actions(state)
+    children = [rules.apply(state, a) for a in legal]
+    best, best_key = legal[0], (-1.0, 0)
+    for action, child in zip(legal, children, strict=True):
+        if child.turn is None or not _wins(rules, child, memo, budget):
+            return Choice(action, budget.used, SOLVED, 1e6)
+        replies = rules.legal_actions(child)
+        errors = sum(
+            1
+            for r in replies
+            if (grand := rules.apply(child, r)).turn is not None
+            and _wins(rules, grand, memo, budget)
+        )
+        key = (errors / len(replies), -len(replies))
+        if key > best_key:
+            best, best_key = action, key
+    return Choice(best, budget.used, SOLVED, -1e6)
+
+
+def _wins(rules: Rules, state: Any, memo: dict[tuple[int, int, int], bool], budget: Budget) -> bool:
+    """Whether the seat to move wins with perfect play (memoised per call)."""
+    key = (state.marks[0], state.marks[1], INDEX[state.last.at] if state.last else -1)
+    known = memo.get(key)
+    if known is not None:
+        return known
+    budget.spend()
+    won = False
+    for action in rules.legal_actions(state):
+        child = rules.apply(state, action)
+        if child.turn is None or not _wins(rules, child, memo, budget):
+            won = True
+            break
+    memo[key] = won
+    return won
+
+
+# -- hints ----------------------------------------------------------------------------
+
+
+def explain(rules: Rules, state: Any, action: Any) -> str:
+    """Why ``action`` is a good idea, in words, for the seat to move."""
+    me = state.turn
+    other = 1 - me
+    name = rules.info.colours[other].name
+    after = rules.apply(state, action)
+    if not _is_run(state):
+        if after.turn is None:
+            return f"leaves {name} no place to go: you win"
+        n = rules.legal_actions(after)
+        places = "place" if len(n) == 1 else "places"
+        return f"leaves {name} {len(n)} {places} to go"
+    if after.turn is None:
+        return (
+            "reaches your goal row and wins the game"
+            if action.block is None
+            else (f"leaves {name} no step to take: you win")
+        )
+    mine, theirs = run_distance(after, me), run_distance(after, other)
+    where = _cell_name(CELLS[INDEX[action.block]])
+    if theirs >= FAR:
+        return f"blocks {where} and walls {name} off from its goal"
+    return (
+        f"steps to {_cell_name(action.to)}, {mine} from your goal, and blocks {where}, "
+        f"leaving {name} {theirs} steps from goal"
+    )
+
+
+def _cell_name(cell: tuple[int, int]) -> str:
+    return f"{'abcde'[cell[1]]}{cell[0]}"

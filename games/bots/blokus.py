@@ -1,0 +1,178 @@
+"""Bots for the Blokus family (blokus, blokus2, blokus_duo).
+
+Blokus is won by squares placed, and a colour can only keep placing from its corners
+(attachment squares), so a placement is rated by its size, the new corners it opens,
+the own corners it uses up, and the opponents' corners it takes; early on, reaching
+toward the centre counts too. Every term is a few bitboard operations on the engine's
+precomputed placement masks, which this family module reads directly.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import cache
+from typing import Any
+
+from games.engine import PASS, Rules
+from games.engine.blokus.geometry import Geometry
+
+from .core import Budget, Choice, lookahead
+
+SIZE_W, NEW_W, LOST_W, TAKEN_W, CENTRE_W = 3.0, 1.0, 0.5, 1.5, 1.0
+OPENING = 5  # pieces per colour during which reaching the centre counts
+HARD_WIDTH = 16  # how many of medium's best placements hard looks ahead from
+NODES_PER_SECOND = {14: 400, 20: 150}  # by board size; a node is one policy move
+
+
+@cache
+def _tables(geo: Geometry) -> tuple[list[int], list[float]]:
+    """Per placement: its size, and how close it reaches to the centre (0..1)."""
+    t = geo.tables
+    centre = (geo.size - 1) / 2
+    sizes, reach = [], []
+    for place, mask in zip(t.places, t.masks, strict=True):
+        sizes.append(mask.bit_count())
+        near = min(abs(r - centre) + abs(c - centre) for r, c in place.cells)
+        reach.append(1.0 - near / (2 * centre))
+    return sizes, reach
+
+
+def attach(state: Any, colour: int) -> int:
+    """Squares where ``colour`` could start its next piece (its free corners)."""
+    geo: Geometry = state.geo
+    own = state.occ[colour]
+    occupied = state.occupied
+    if not own:
+        return geo.start_bits[colour] & ~occupied
+    return geo.diagonals(own) & ~(occupied | geo.edges(own))
+
+
+def _opponents(rules: Any, state: Any, colour: int) -> list[int]:
+    seat = rules.colour_seats[colour]
+    return [c for c in range(rules.ncolours) if rules.colour_seats[c] != seat]
+
+
+def _pids(rules: Any, state: Any) -> list[int]:
+    return rules._pids(state)  # the engine's cached legal placement ids
+
+
+def scores(rules: Any, state: Any) -> list[tuple[float, int]]:
+    """(score, pid) of every legal placement of the colour to move, best first."""
+    colour = state.colour
+    geo: Geometry = state.geo
+    t = geo.tables
+    sizes, reach = _tables(geo)
+    own = state.occ[colour]
+    mine = attach(state, colour)
+    dead = state.occupied | geo.edges(own) | mine
+    theirs = 0
+    for c in _opponents(rules, state, colour):
+        theirs |= attach(state, c)
+    placed = 21 - state.hand[colour].bit_count()
+    centre = CENTRE_W * max(0, OPENING - placed) / OPENING
+    masks, halos, corners = t.masks, t.halos, t.corners
+    out = []
+    for pid in _pids(rules, state):
+        m = masks[pid]
+        value = (
+            SIZE_W * sizes[pid]
+            + NEW_W * (corners[pid] & ~dead).bit_count()
+            - LOST_W * (mine & halos[pid]).bit_count()
+            + TAKEN_W * (m & theirs).bit_count()
+            + centre * reach[pid] * 5
+        )
+        out.append((value, pid))
+    out.sort(key=lambda x: (-x[0], x[1]))
+    return out
+
+
+def evaluate(rules: Any, state: Any, seat: int) -> float:
+    """Squares placed plus a mobility bonus, own colours minus the others'."""
+    geo: Geometry = state.geo
+    total = 0.0
+    occupied = state.occupied
+    for c in range(rules.ncolours):
+        placed = state.occ[c].bit_count()
+        able = rules.able(c, state.hand, state.out, state.in_game)
+        moves = (
+            len(geo.generate(state.hand[c], state.occ[c], occupied, geo.start_bits[c]))
+            if able
+            else 0
+        )
+        value = placed + 3.0 * math.log2(1 + moves)
+        total += value if rules.colour_seats[c] == seat else -value
+    return total
+
+
+# -- levels ---------------------------------------------------------------------------
+
+
+def easy(rules: Rules, state: Any, rng: random.Random) -> Any:
+    """A random placement, bigger pieces likelier (weight: size squared)."""
+    pids = _pids(rules, state)
+    sizes, _ = _tables(state.geo)
+    pid = rng.choices(pids, weights=[sizes[p] ** 2 for p in pids])[0]
+    return state.geo.tables.places[pid]
+
+
+def medium(rules: Rules, state: Any, rng: random.Random) -> Any:
+    """The best placement by the one-ply score (ties broken by ``rng``)."""
+    ranked = scores(rules, state)
+    top = ranked[0][0]
+    ties = [pid for value, pid in ranked if value >= top - 1e-9]
+    return state.geo.tables.places[ties[0] if len(ties) == 1 else rng.choice(ties)]
+
+
+def _greedy(rules: Any, state: Any) -> Any:
+    """Medium's choice without randomness, for simulated replies."""
+    pids = _pids(rules, state)
+    if not pids:
+        return PASS
+    return state.geo.tables.places[scores(rules, state)[0][1]]
+
+
+def nodes_per_second(rules: Rules) -> int:
+    return NODES_PER_SECOND.get(rules.info.rows, 40)
+
+
+def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice:
+    """A one-round lookahead: each of medium's best placements is followed by every
+    other colour's greedy reply, then the position is evaluated (squares and mobility).
+    A node is one move played."""
+    seat = state.turn
+    places = state.geo.tables.places
+    candidates = [places[pid] for _, pid in scores(rules, state)[:HARD_WIDTH]]
+    return lookahead(
+        rules,
+        state,
+        seat,
+        candidates,
+        lambda s: _greedy(rules, s),
+        lambda s: evaluate(rules, s, seat),
+        budget,
+    )
+
+
+# -- hints ----------------------------------------------------------------------------
+
+
+def explain(rules: Rules, state: Any, action: Any) -> str:
+    """Why ``action`` is a good idea, in words, for the colour to move."""
+    if action == PASS:
+        return "passes: none of your pieces fits any more"
+    colour = state.colour
+    after = rules.apply(state, action)
+    before = attach(state, colour)
+    opened = (attach(after, colour) & ~before).bit_count()
+    names = [c.name for c in rules.info.colours]
+    size = len(action.cells)
+    text = f"places a {size}-square piece and opens {opened} new corner" + (
+        "" if opened == 1 else "s"
+    )
+    cells = state.geo.mask(action.cells)
+    taken = [((cells & attach(state, c)).bit_count(), c) for c in _opponents(rules, state, colour)]
+    most, whose = max(taken, default=(0, colour))
+    if most > 0:
+        text += f", taking {most} of {names[whose]}'s"
+    return text

@@ -1,0 +1,156 @@
+"""The bots over the Rules protocol: legal play to the end, determinism, passes,
+hints and node budgets, for every level of every kind. Small node budgets keep it fast."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import bots, engine
+from games.bots.core import Budget, OutOfBudget
+
+SMALL = {"hard": 60}  # nodes per hard move in these tests
+
+
+def play_out(kind: str, levels: list[str], seed: int) -> Any:
+    """A whole game between the given levels (one per seat); every action checked."""
+    rules = engine.get(kind)
+    state = rules.initial()
+    while state.turn is not None:
+        level = levels[state.turn % len(levels)]
+        action = bots.choose(rules, state, level, seed=seed, nodes=SMALL.get(level))
+        assert rules.is_legal(state, action), (kind, level, rules.format_action(action))
+        state = rules.apply(state, action)
+    return rules.result(state)
+
+
+@pytest.mark.parametrize("kind", engine.KINDS)
+@pytest.mark.parametrize("level", bots.LEVELS)
+def test_every_level_plays_only_legal_actions_to_the_end(kind: str, level: str) -> None:
+    rules = engine.get(kind)
+    games = 1 if level == "hard" and rules.info.family == "blokus" else 2
+    for seed in range(games):
+        others = ["easy", "medium", "easy", "medium"][: rules.seats]
+        others[seed % rules.seats] = level
+        assert play_out(kind, others, seed) is not None
+
+
+def _midgame(kind: str, plies: int = 6) -> tuple[Any, Any]:
+    rules = engine.get(kind)
+    state = rules.initial()
+    for ply in range(plies):
+        state = rules.apply(state, bots.choose(rules, state, "easy", seed=ply))
+    return rules, state
+
+
+@pytest.mark.parametrize("kind", engine.KINDS)
+@pytest.mark.parametrize("level", bots.LEVELS)
+def test_same_seed_gives_the_same_action(kind: str, level: str) -> None:
+    rules, state = _midgame(kind)
+    fresh = rules.state_from_json(state.to_json())  # a cold cache must not matter
+    first = bots.choose(rules, state, level, seed=7, nodes=SMALL.get(level))
+    again = bots.choose(rules, fresh, level, seed=7, nodes=SMALL.get(level))
+    assert first == again
+
+
+def test_different_seeds_vary_easy_play() -> None:
+    rules = engine.get("blokus_duo")
+    state = rules.initial()
+    picks = {bots.choose(rules, state, "easy", seed=s) for s in range(20)}
+    assert len(picks) > 1
+
+
+def _only_pass_state() -> tuple[Any, Any]:
+    """A Blokus Duo colour with no placement left: its only action is a pass."""
+    rules = engine.get("blokus_duo")
+    state = rules.initial()
+    seed = 0
+    while state.turn is not None and not rules.must_pass(state):
+        state = rules.apply(state, bots.choose(rules, state, "easy", seed=seed))
+        seed += 1
+    assert state.turn is not None, "no forced pass reached"
+    return rules, state
+
+
+@pytest.mark.parametrize("level", bots.LEVELS)
+def test_pass_when_it_is_the_only_action(level: str) -> None:
+    rules, state = _only_pass_state()
+    assert rules.legal_actions(state) == [engine.PASS]
+    assert bots.choose(rules, state, level, seed=1) == engine.PASS
+    assert bots.explain(rules, state, engine.PASS)
+
+
+def test_choose_refuses_a_finished_game_and_unknown_levels() -> None:
+    rules = engine.get("blockade")
+    end = rules.replay(rules.parse_game("b0 b1 a1 a0"))
+    with pytest.raises(ValueError):
+        bots.choose(rules, end, "easy", seed=1)
+    with pytest.raises(ValueError):
+        bots.choose(rules, rules.initial(), "grandmaster", seed=1)
+
+
+@pytest.mark.parametrize("kind", engine.KINDS)
+def test_explain_says_something_for_each_family(kind: str) -> None:
+    rules, state = _midgame(kind, 4)
+    action = bots.choose(rules, state, "medium", seed=3)
+    text = bots.explain(rules, state, action)
+    assert isinstance(text, str) and len(text.split()) >= 3 and "\n" not in text
+
+
+def test_explain_names_the_seat_a_barrier_blocks() -> None:
+    rules = engine.get("bloqueio2")
+    state = rules.replay(rules.parse_game("f2 f8 f3 f7 f4 f6"))
+    # green (seat 1) stands on f6, six steps from row 0; cut its way up
+    text = bots.explain(rules, state, rules.parse_notation("e5h"))
+    assert text.startswith("blocks Green, who is 6 steps from goal: their path grows")
+
+
+def test_explain_counts_blockade_replies() -> None:
+    rules = engine.get("blockade")
+    state = rules.initial()
+    text = bots.explain(rules, state, rules.parse_notation("a0"))
+    assert text == "leaves O 2 places to go"
+
+
+@pytest.mark.parametrize("kind", ["bloqueio", "quoridor", "blockade_run", "blokus2"])
+@pytest.mark.parametrize("nodes", [1, 25, 200])
+def test_hard_honours_its_node_budget_exactly(kind: str, nodes: int) -> None:
+    rules, state = _midgame(kind)
+    choice = bots.think(rules, state, "hard", seed=1, nodes=nodes, budget_s=60)
+    assert 0 < choice.nodes <= nodes
+    assert rules.is_legal(state, choice.action)
+    if rules.info.family == "barrier":  # the opening tree is far bigger than the budget
+        assert choice.nodes == nodes
+
+
+def test_hard_searches_deeper_with_more_nodes() -> None:
+    rules, state = _midgame("quoridor")
+    small = bots.think(rules, state, "hard", seed=1, nodes=50, budget_s=60)
+    large = bots.think(rules, state, "hard", seed=1, nodes=3000, budget_s=60)
+    assert large.depth > small.depth
+
+
+def test_budget_counts_exactly() -> None:
+    budget = Budget(3, None)
+    budget.spend()
+    budget.spend(2)
+    with pytest.raises(OutOfBudget):
+        budget.spend()
+    assert budget.used == 3 and budget.left == 0
+
+
+@pytest.mark.parametrize("level", bots.LEVELS[1:])
+def test_a_winning_step_is_taken(level: str) -> None:
+    rules = engine.get("blockade_run")
+    # red on c3; green has just left c4, so stepping there reaches row 4 and wins
+    state = rules.replay(rules.parse_game("c1^a0 d4^a1 c2^a2 d3^b0 c3^b1 d2^e0"))
+    action = bots.choose(rules, state, level, seed=1, nodes=200)
+    assert rules.result(rules.apply(state, action)).winner == 0
+    assert bots.explain(rules, state, action) == "reaches your goal row and wins the game"
+
+
+def test_hard_wins_blockade_from_the_first_move() -> None:
+    rules = engine.get("blockade")
+    choice = bots.think(rules, rules.initial(), "hard", seed=1, nodes=20000)
+    assert choice.score > 0  # Blockade is a first-player win; hard finds a winning cell
