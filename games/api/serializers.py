@@ -204,6 +204,12 @@ class LegalActionsOut(serializers.Serializer):
     actions = serializers.ListField(child=serializers.JSONField())
 
 
+class HintOut(serializers.Serializer):
+    action = serializers.JSONField(help_text="the suggested action, as you would send it")
+    notation = serializers.CharField()
+    reason = serializers.CharField(help_text="one line, in words")
+
+
 class ExportOut(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()

@@ -20,6 +20,7 @@ urlpatterns = [
         name="api-game-legal-actions",
     ),
     path("games/<int:game_id>/export/", views.ExportView.as_view(), name="api-game-export"),
+    path("games/<int:game_id>/hint/", views.HintView.as_view(), name="api-game-hint"),
     path("matchmaking/", ranked_views.MatchmakingView.as_view(), name="api-matchmaking"),
     path("leaderboard/<str:kind>/", ranked_views.LeaderboardView.as_view(),
          name="api-leaderboard"),

@@ -13,7 +13,7 @@ from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from bloqueio_site.api_schema import errors
-from games import engine, selectors, services
+from games import engine, hints, selectors, services
 from games.api import serializers as io
 from games.errors import GameNotFound, InvalidRequest
 from games.live import presence
@@ -160,6 +160,18 @@ class LegalActionsView(APIView):
             return Response({"seat": None, "actions": []})
         actions = [a.to_json() for a in rules.legal_actions(state)]
         return Response({"seat": state.turn, "actions": actions})
+
+
+class HintView(APIView):
+    """A suggestion for your own turn in a casual game (the `medium` bot), with why."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: io.HintOut, **errors(401, 403, 404, 409)})
+    def get(self, request: Request, game_id: int) -> Response:
+        found = hints.hint(game_id=game_id, user=request.user)
+        return Response({"action": found.action, "notation": found.notation,
+                         "reason": found.reason})
 
 
 class ExportView(APIView):

@@ -280,14 +280,14 @@ def _routes() -> dict[str, str]:
 # Every route, with what a stranger may see there. "public": readable by anyone, and
 # nothing of alice's private data in it; "own": only ever the caller's own data;
 # "write": writes only (a GET reads nothing); "login": pages that need the caller's login;
-# "form": sign-in pages (a signed-in caller may be sent on).
+# "form": sign-in pages (a signed-in caller may be sent on); "redirect": sends anyone on.
 ROUTE_KINDS = {
     "home": "public", "game": "public", "game-replay": "public", "game-board-svg": "public",
     "game-check": "public", "leaderboard-default": "public", "leaderboard": "public",
-    "rules": "public", "api-kinds": "public", "favicon": "public",
+    "rules": "public", "api-kinds": "public", "favicon": "redirect",
     "healthz": "public", "profile": "public", "api-profile": "public", "api-games": "public",
     "api-game": "public", "api-game-events": "public", "api-game-replay": "public",
-    "api-game-legal-actions": "public", "api-game-export": "public",
+    "api-game-legal-actions": "public", "api-game-export": "public", "api-game-hint": "own",
     "api-leaderboard": "public", "api-leaderboard-provisional": "public",
     "api-rating-history": "public", "schema": "public",
     "swagger-ui": "public", "register": "form", "login": "form",
@@ -305,7 +305,8 @@ QUERIES = {"game-check": "?" + urlencode({"action": json.dumps(MOVE0)})}
 
 def _concrete(name: str, route: str, game_id: int) -> str:
     return (route.replace("<int:game_id>", str(game_id)).replace("<str:username>", "alice")
-            .replace("<str:kind>", "quoridor")) + QUERIES.get(name, "")
+            .replace("<str:kind>", "quoridor").replace("<int:message_id>", "1")
+            ) + QUERIES.get(name, "")
 
 
 def _strangers(eve: User) -> dict[str, Any]:
@@ -345,6 +346,8 @@ def test_no_stranger_reads_anything_private_anywhere(alices_world):
                     assert response.status_code in (302, 401, 403, 405), (who, url)
                 elif kind == "form":
                     assert response.status_code in (200, 302), (who, url)
+                elif kind == "redirect":
+                    assert response.status_code in (301, 302), (who, url)
                 elif kind == "login" and who == "anonymous":
                     assert response.status_code == 302 and "/accounts/login/" in \
                         response["Location"], url

@@ -1,0 +1,54 @@
+"""Hints: the `medium` bot's suggestion for the caller's seat, with a reason in words.
+
+Casual games only (a hint in a ranked game would be a second player); computed from the
+stored state, read-only. The suggestion is deterministic for a position (the seed is the
+game and ply), so asking twice gives the same hint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from games import bots, engine
+from games.errors import GameError, GameNotFound, NotAPlayer, NotYourTurn
+from games.models import Game, Status
+from games.services import _require_playing
+
+LEVEL = "medium"
+BUDGET_S = 0.2
+
+
+class NoHintsInRanked(GameError):
+    code = "no_hints_in_ranked"
+    status = 403
+
+
+@dataclass(frozen=True)
+class Hint:
+    action: dict[str, Any]
+    notation: str
+    reason: str
+
+
+def hint(*, game_id: int, user: AbstractBaseUser) -> Hint:
+    """The suggestion for `user`'s seat on their turn; refusals have codes."""
+    game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound(f"No game {game_id}.")
+    if game.ranked:
+        raise NoHintsInRanked("Hints are for casual games; ranked games are played alone.")
+    seat = next((s.seat for s in game.seats.all() if s.user_id == user.pk), None)
+    if seat is None:
+        raise NotAPlayer("Hints are for the players of the game.")
+    _require_playing(game)
+    rules = engine.get(game.kind)
+    state = rules.state_from_json(game.state)
+    if state.turn != seat or game.status != Status.ACTIVE:
+        raise NotYourTurn("A hint is for your own turn.")
+    action = bots.choose(rules, state, LEVEL, seed=game.pk * 100_003 + game.ply,
+                         budget_s=BUDGET_S)
+    return Hint(action.to_json(), rules.format_action(action),
+                bots.explain(rules, state, action))
