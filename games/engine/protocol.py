@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from .common import Legality, Result
+from .common import Leave, Legality, Result
+from .errors import InvalidAction, brief
 
 
 @runtime_checkable
@@ -142,3 +143,34 @@ class Rules(Protocol):
     # says what it counts (barrier games: steps to goal; Blokus: score); None when the
     # seat left or the number means nothing in this position
     def measure(self, state: Any, seat: int) -> int | None: ...
+
+
+class EventLog:
+    """What every family's rules do the same way over the protocol's primitives
+    (``parse_event``, ``leave``, ``apply``, ``initial``, ``format_action``,
+    ``parse_notation``): a family's Rules class inherits it."""
+
+    def apply_event(self, state: Any, event: Any) -> Any:
+        """Apply an action, a pass or a ``Leave`` (or their JSON, see ``parse_event``)."""
+        if isinstance(event, dict):
+            event = self.parse_event(event)  # type: ignore[attr-defined]
+        if isinstance(event, Leave):
+            return self.leave(state, event.seat, event.why)  # type: ignore[attr-defined]
+        return self.apply(state, event)  # type: ignore[attr-defined]
+
+    def replay(self, events: list[Any], start: Any = None) -> Any:
+        """The state after ``events`` (objects or JSON) from ``start`` or the initial one."""
+        state = self.initial() if start is None else start  # type: ignore[attr-defined]
+        for event in events:
+            state = self.apply_event(state, event)
+        return state
+
+    def format_game(self, events: list[Any]) -> str:
+        """A whole game (actions, passes, leaves) on one line."""
+        return " ".join(self.format_action(e) for e in events)  # type: ignore[attr-defined]
+
+    def parse_game(self, text: str) -> list[Any]:
+        """Inverse of ``format_game``: the events, in order (not yet checked for legality)."""
+        if not isinstance(text, str):
+            raise InvalidAction(f"notation must be a string, not {brief(text)}")
+        return [self.parse_notation(token) for token in text.split()]  # type: ignore[attr-defined]

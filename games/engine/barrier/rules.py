@@ -15,7 +15,7 @@ from typing import Any
 
 from ..common import Result
 from ..errors import IllegalAction, InvalidAction, brief
-from ..protocol import KindInfo, SeatInfo
+from ..protocol import EventLog, KindInfo, SeatInfo
 from . import notation, outcome, render
 from .actions import (
     LEAVE_REASONS,
@@ -38,7 +38,7 @@ from .walls import WallLogic, fmt_cell, merge_walls
 _LEGAL = Legality(True)
 
 
-class BarrierRules(WallLogic):
+class BarrierRules(EventLog, WallLogic):
     """Rules object of one barrier-game kind; stateless, so one shared instance is fine."""
 
     family = "barrier"
@@ -361,21 +361,6 @@ class BarrierRules(WallLogic):
             state.walls,
         )
 
-    def apply_event(self, state: State, event: Event | dict[str, Any]) -> State:
-        """Apply an action or a ``Leave`` (or their JSON, see ``parse_event``)."""
-        if isinstance(event, dict):
-            event = self.parse_event(event)
-        if isinstance(event, Leave):
-            return self.leave(state, event.seat, event.why)
-        return self.apply(state, event)
-
-    def replay(self, events: list[Any], start: State | None = None) -> State:
-        """The state after ``events`` (objects or JSON) from ``start`` or the initial one."""
-        state = self.initial() if start is None else start
-        for event in events:
-            state = self.apply_event(state, event)
-        return state
-
     def _after(
         self,
         state: State,
@@ -472,14 +457,6 @@ class BarrierRules(WallLogic):
         if isinstance(event, Leave):
             return event
         return self.parse_action(event.to_json())  # range checks of this kind
-
-    def format_game(self, events: list[Event]) -> str:
-        """A whole game (actions, passes, leaves) on one line."""
-        return " ".join(self.format_action(e) for e in events)
-
-    def parse_game(self, text: str) -> list[Event]:
-        """Inverse of ``format_game``: the events, in order (not yet checked for legality)."""
-        return [self.parse_notation(token) for token in text.split()]
 
     def render(self, state: State) -> str:
         """ASCII picture of the board: goal zones, pawns and barriers."""

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from ..common import LEAVE_REASONS, Leave, Legality, Pass, Result, check_leave, parse_leave
 from ..errors import IllegalAction, InvalidAction
 from ..notation import format_leave, leave_from_token, token_of
-from ..protocol import KindInfo
+from ..protocol import EventLog, KindInfo
 from .state import LastMove
 
 
@@ -38,7 +38,7 @@ A = TypeVar("A")  # the kind's action class (not Pass)
 NEVER_PASS = Legality(False, "pass is never legal here: a seat that cannot act loses")
 
 
-class BlockadeFamilyRules(Generic[S, A]):
+class BlockadeFamilyRules(EventLog, Generic[S, A]):
     """Base of ``BlockadeRules`` and ``BlockadeRunRules``; stateless, one per kind."""
 
     family = "blockade"
@@ -172,21 +172,6 @@ class BlockadeFamilyRules(Generic[S, A]):
             **self._vacate(state, seat),
         )
 
-    def apply_event(self, state: S, event: object) -> S:
-        """Apply an action or a ``Leave`` (or their JSON, see ``parse_event``)."""
-        if isinstance(event, dict):
-            event = self.parse_event(event)
-        if isinstance(event, Leave):
-            return self.leave(state, event.seat, event.why)
-        return self.apply(state, event)
-
-    def replay(self, events: list[Any], start: S | None = None) -> S:
-        """The state after ``events`` (objects or JSON) from ``start`` or the initial one."""
-        state = self.initial() if start is None else start
-        for event in events:
-            state = self.apply_event(state, event)
-        return state
-
     def result(self, state: S) -> Result | None:
         """None while the game runs; else winner, ranking and reason (RULES.md 6 order)."""
         if state.turn is not None:
@@ -233,14 +218,6 @@ class BlockadeFamilyRules(Generic[S, A]):
         if token == "pass":
             return self.parse_action({"type": "pass"})
         return self.parse_action(self._parse_token(token).to_json())  # the kind's range checks
-
-    def format_game(self, events: list[Any]) -> str:
-        """A whole game (actions and leaves) on one line."""
-        return " ".join(self.format_action(e) for e in events)
-
-    def parse_game(self, text: str) -> list[A | Pass | Leave]:
-        """Inverse of ``format_game``: the events, in order (not yet checked for legality)."""
-        return [self.parse_notation(token) for token in text.split()]
 
     def status(self, state: S) -> list[str]:
         """The lines under a picture: ply, whose turn or how it ended."""

@@ -7,8 +7,6 @@ placements covering the colour's attachment squares. Nothing here imports Django
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..common import (
     LEAVE_REASONS,
     LEGAL,
@@ -21,7 +19,7 @@ from ..common import (
     parse_leave,
 )
 from ..errors import IllegalAction, InvalidAction, brief
-from ..protocol import KindInfo, SeatInfo
+from ..protocol import EventLog, KindInfo, SeatInfo
 from . import notation, outcome, render
 from .actions import Action, Event, Place, parse_place_action
 from .geometry import Geometry
@@ -30,7 +28,7 @@ from .state import State
 from .state_json import state_from_json
 
 
-class BlokusRules:
+class BlokusRules(EventLog):
     """Rules object of one Blokus kind; stateless, so one shared instance is fine."""
 
     family = "blokus"
@@ -273,21 +271,6 @@ class BlokusRules:
             advance=seat == state.turn,
         )
 
-    def apply_event(self, state: State, event: Event | dict[str, Any]) -> State:
-        """Apply an action, a pass or a ``Leave`` (or their JSON, see ``parse_event``)."""
-        if isinstance(event, dict):
-            event = self.parse_event(event)
-        if isinstance(event, Leave):
-            return self.leave(state, event.seat, event.why)
-        return self.apply(state, event)
-
-    def replay(self, events: list[Any], start: State | None = None) -> State:
-        """The state after ``events`` (objects or JSON) from ``start`` or the initial one."""
-        state = self.initial() if start is None else start
-        for event in events:
-            state = self.apply_event(state, event)
-        return state
-
     def _after(
         self,
         state: State,
@@ -360,16 +343,6 @@ class BlokusRules:
     def parse_notation(self, text: str) -> Event:
         """Inverse of ``format_action``; raises ``InvalidAction``."""
         return notation.parse_event(self, text)
-
-    def format_game(self, events: list[Event]) -> str:
-        """A whole game (placements, passes, leaves) on one line."""
-        return " ".join(self.format_action(e) for e in events)
-
-    def parse_game(self, text: str) -> list[Event]:
-        """Inverse of ``format_game``: the events, in order (not yet checked for legality)."""
-        if not isinstance(text, str):
-            raise InvalidAction(f"notation must be a string, not {brief(text)}")
-        return [self.parse_notation(token) for token in text.split()]
 
     def render(self, state: State) -> str:
         """ASCII picture of the board, one letter per colour."""
