@@ -137,7 +137,7 @@ def blockade_game(new_page: Any, game_id: int) -> None:
             # O's first turn: an occupied cell is refused with the engine's reason.
             click_cell(page, [2, 2])
             page.wait_for_selector("#status-msg.error")
-            assert "You can't place on c2: cell [2,2] is occupied" in status(page)
+            assert "You can't place on c2: cell c2 is occupied" in status(page)
             assert page.locator("#board svg").get_attribute("data-ply") == "1"
             save(page, "blockade-phone-refused")
         if ply == 2:
@@ -282,7 +282,7 @@ def run_game(new_page: Any, game_id: int) -> None:
                 other = state.to_json()["pawns"][1 - state.turn]
                 click_cell(page, other)
                 page.wait_for_selector("#status-msg.error")
-                assert (f"You can't block {_name(other)}: cell [{other[0]},{other[1]}] "
+                assert (f"You can't block {_name(other)}: cell {_name(other)} "
                         "is under a pawn") in status(page)
                 assert page.locator("#step-bar").is_visible()
                 save(page, "run-phone-refused-block")

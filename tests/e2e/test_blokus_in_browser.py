@@ -9,6 +9,7 @@ and Confirm. A whole Blokus Duo game is played by clicking until the result box 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -218,7 +219,10 @@ def test_desktop_mouse_keyboard_hints_and_a_refusal(server: Any) -> None:
         alice.wait_for_selector("#status-msg.error")
         refused = {"type": "place", "piece": "L5", "cells": cells}
         reason = rules.is_legal(rules.initial(), refused, 0).reason
-        assert reason and reason in alice.inner_text("#status-msg")
+        # The engine's reason, its [row, col] in the board's cell names ("[0,0]" -> "a0").
+        in_words = re.sub(r"\[(\d+),\s*(\d+)\]",
+                          lambda m: f"{chr(97 + int(m[2]))}{m[1]}", reason or "")
+        assert reason and in_words in alice.inner_text("#status-msg")
         assert alice.locator("#board svg.board").get_attribute("data-ply") == "0"
 
         # Hints: exactly the squares L5's legal placements cover, lit within 50 ms.

@@ -9,6 +9,8 @@
 // a groove a barrier (hover previews it, with the engine's reason when it is refused); a
 // tapped or keyed barrier waits in a confirm bar.
 
+import { cellName, cellsInWords } from "./cells.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const GROOVE = 0.2; // how close to a line (in cells) a pointer must be to mean a groove
 
@@ -308,7 +310,7 @@ export class Board {
 
 // -- notation (docs/engine.md; the same as rules.format_action) ---------------------------
 
-export const cellName = ([r, c]) => `${String.fromCharCode(97 + c)}${r}`;
+export { cellName };
 
 export function formatAction(action, seat) {
   switch (action.type) {
@@ -347,9 +349,8 @@ export const notationHelp = "Cells are named as on the board's edges, letter the
 // The engine's reasons speak in [row, col]; the page speaks the notation on the board's
 // edges ("cell [7,7] is not reachable" -> "cell h7 is not reachable").
 export function readable(reason) {
-  return String(reason)
-    .replace(/\b(H|V) at \[(\d+),\s*(\d+)\]/g, (_, o, r, c) => `barrier ${cellName([Number(r), Number(c)])}${o.toLowerCase()}`)
-    .replace(/\[(\d+),\s*(\d+)\]/g, (_, r, c) => cellName([Number(r), Number(c)]));
+  return cellsInWords(String(reason)
+    .replace(/\b(H|V) at \[(\d+),\s*(\d+)\]/g, (_, o, r, c) => `barrier ${cellName([Number(r), Number(c)])}${o.toLowerCase()}`));
 }
 export const notationPlaceholder = "Type a move: f2, e3h";
 

@@ -12,6 +12,8 @@
 // "Undo step" button or clicking the step again takes the step back. A winning step has
 // no block and is sent at once.
 
+import { cellName, cellsInWords } from "./cells.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const RUN = "blockade_run";
 
@@ -52,7 +54,7 @@ export function rotationFor(spec, seat) {
   return spec.starts[seat][0] < (spec.rows - 1) / 2 ? 2 : 0;
 }
 
-export const cellName = ([r, c]) => `${String.fromCharCode(97 + c)}${r}`;
+export { cellName };
 
 export class Board {
   constructor(container, spec, { rotation = 0, interactive = false, label = "Game board" } = {}) {
@@ -525,7 +527,7 @@ class BlockadeView {
     const ticket = this.busy;
     const answer = await this.check(action);
     if (ticket !== this.busy) return undefined; // the position changed meanwhile
-    return answer.ok ? null : (answer.reason || "not allowed");
+    return answer.ok ? null : (answer.reason ? cellsInWords(answer.reason) : "not allowed");
   }
 
   send(action) {

@@ -6,6 +6,8 @@
 // image and its turns, duplicates dropped); the board itself indexes the orientations the
 // server ships in the spec, and the tests check the two agree.
 
+import { cellName } from "./cells.js";
+
 export const DRAWINGS = [
   ["I1", "#"], ["I2", "##"], ["I3", "###"], ["V3", "#./##"], ["I4", "####"],
   ["L4", "#../###"], ["T4", "###/.#."], ["O4", "##/##"], ["Z4", "##./.##"],
@@ -64,7 +66,7 @@ export function placementOf(piece, cells) {
   return { orient, anchor: [Math.min(...cells.map((p) => p[0])), Math.min(...cells.map((p) => p[1]))] };
 }
 
-export const cellName = ([r, c]) => `${String.fromCharCode(97 + c)}${r}`;
+export { cellName };
 const LEAVES = { resign: "resigned", timeout: "ran out of time", removed: "was removed" };
 
 export function formatAction(action, seat) {

@@ -13,6 +13,7 @@
 
 import { cellName, cellsKey, colourScore, formatAction, mirror, normalise, sortCells, turnCW } from "./blokus-pieces.js";
 import { Tray, html, keep, svg } from "./blokus-tray.js";
+import { cellsInWords } from "./cells.js";
 
 export { describe, formatAction, notationHelp, notationPlaceholder, parseNotation, seatNotes } from "./blokus-pieces.js";
 
@@ -431,7 +432,7 @@ class BlokusBoard {
     const answer = this.check ? await this.check(action) : { ok: ok !== false, reason: null };
     if (this.ghostAction() === null || cellsKey(this.ghostAction().cells) !== cellsKey(action.cells)) return;
     if (answer && answer.ok) { this.emit("action", action); return; }
-    this.say(`You can't place ${formatAction(action)}: ${(answer && answer.reason) || "not a legal placement"}.`, "error");
+    this.say(`You can't place ${formatAction(action)}: ${(answer && answer.reason) ? cellsInWords(answer.reason) : "not a legal placement"}.`, "error");
   }
 
   waitText() {
