@@ -81,7 +81,10 @@ class Client:
         """Receive (and play) until the game is over or `until_ply` events were seen."""
         async with asyncio.timeout(limit):
             await self.maybe_act()
-            while not self.over() and (until_ply is None or len(self.events) < until_ply):
+            # A game can end while this client was away: it still reads until it holds
+            # every event (its `sync` answer), not just until it sees the game over.
+            while not (self.over() and len(self.events) >= self.game["ply"]) and (
+                    until_ply is None or len(self.events) < until_ply):
                 frame = json.loads(await self.ws.recv())
                 kind = frame["type"]
                 if kind == "event":
@@ -91,10 +94,14 @@ class Client:
                     else:
                         await self.resync()
                 elif kind == "events":
+                    # A sync answer, or a catch-up the server sends unasked after a lost
+                    # notification (docs/realtime.md): take what follows our last event;
+                    # one that leaves a gap is a gap like any other.
                     self.syncing = False
-                    for event in frame["events"]:
-                        assert self._take(event), (self.name, event["ply"])
-                    self.game = frame["game"]
+                    if all(self._take(event) for event in frame["events"]):
+                        self.game = frame["game"]
+                    else:
+                        await self.resync()
                 elif kind == "error":
                     self.errors.append(frame)
                 elif kind == "ping":
