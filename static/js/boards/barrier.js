@@ -10,32 +10,12 @@
 // tapped or keyed barrier waits in a confirm bar.
 
 import { cellName, cellsInWords } from "./cells.js";
+import { keep, svg } from "./dom.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const GROOVE = 0.2; // how close to a line (in cells) a pointer must be to mean a groove
-
-function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 const key = ([r, c]) => `${r},${c}`;
 export const barrierKey = (b) => `${b.at[0]},${b.at[1]},${b.orientation}`;
-
-// Make `layer` hold one node per [id, make] pair, in order, reusing the nodes it already
-// holds for the same ids (a node's id says everything it draws).
-function keep(layer, wanted) {
-  const old = new Map([...layer.children].map((n) => [n.dataset.keep, n]));
-  const nodes = wanted.map(([id, make]) => {
-    const node = old.get(id) || make();
-    node.dataset.keep = id;
-    return node;
-  });
-  const same = nodes.length === layer.children.length && nodes.every((n, i) => layer.children[i] === n);
-  if (!same) layer.replaceChildren(...nodes);
-}
 
 // Quarter turns (clockwise) that bring `seat`'s start side to the bottom.
 export function rotationFor(spec, seat) {

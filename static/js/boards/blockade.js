@@ -13,16 +13,9 @@
 // no block and is sent at once.
 
 import { cellName, cellsInWords } from "./cells.js";
+import { keep, svg } from "./dom.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const RUN = "blockade_run";
-
-function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function html(tag, attrs = {}, text) {
   const node = document.createElement(tag);
@@ -33,19 +26,6 @@ function html(tag, attrs = {}, text) {
 
 const key = ([r, c]) => `${r},${c}`;
 const same = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
-
-// Make `layer` hold one node per [id, make] pair, in order, reusing the nodes it already
-// holds for the same ids (a node's id says everything it draws).
-function keep(layer, wanted) {
-  const old = new Map([...layer.children].map((n) => [n.dataset.keep, n]));
-  const nodes = wanted.map(([id, make]) => {
-    const node = old.get(id) || make();
-    node.dataset.keep = id;
-    return node;
-  });
-  const unchanged = nodes.length === layer.children.length && nodes.every((n, i) => layer.children[i] === n);
-  if (!unchanged) layer.replaceChildren(...nodes);
-}
 
 // Half turns that bring `seat`'s start side to the bottom: 2 (180 degrees) when the seat
 // starts in the top half of a Blockade Run board, else 0.

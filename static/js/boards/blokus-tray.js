@@ -4,16 +4,9 @@
 // its place. The controls rotate, flip, toggle hints, move the ghost (touch) and confirm.
 
 import { NAMES, normalise, turnCW } from "./blokus-pieces.js";
+import { keep, svg } from "./dom.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const UNIT = 10;
-
-export function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 export function html(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -148,15 +141,3 @@ export class Tray {
   }
 }
 
-// Make `layer` hold one node per [id, make] pair, in order, reusing the nodes it already
-// holds for the same ids (a node's id says everything it draws).
-export function keep(layer, wanted) {
-  const old = new Map([...layer.children].map((n) => [n.dataset.keep, n]));
-  const nodes = wanted.map(([id, make]) => {
-    const node = old.get(id) || make();
-    node.dataset.keep = id;
-    return node;
-  });
-  const same = nodes.length === layer.children.length && nodes.every((n, i) => layer.children[i] === n);
-  if (!same) layer.replaceChildren(...nodes);
-}

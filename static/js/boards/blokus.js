@@ -12,7 +12,8 @@
 // put the ghost there, adjust with the buttons, then Confirm.
 
 import { cellName, cellsKey, colourScore, formatAction, mirror, normalise, sortCells, turnCW } from "./blokus-pieces.js";
-import { Tray, html, keep, svg } from "./blokus-tray.js";
+import { Tray, html } from "./blokus-tray.js";
+import { keep, svg } from "./dom.js";
 import { cellsInWords } from "./cells.js";
 
 export { describe, formatAction, notationHelp, notationPlaceholder, parseNotation, seatNotes } from "./blokus-pieces.js";
