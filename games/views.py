@@ -80,9 +80,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
                  "ranked": s.game.ranked,
                  "won": bool(s.game.result and s.game.result.get("winner") == s.seat)}
                 for s in seats]
+    kinds = _kinds()
     return render(request, "games/lobby.html", {
-        "kinds": _kinds(), "time_controls": TIME_CONTROLS, "my_games": mine,
-        "lobby_data": {"kinds": _kinds(), "user": request.user.username or None},
+        "kinds": kinds, "time_controls": TIME_CONTROLS, "my_games": mine,
+        "lobby_data": {"kinds": kinds, "user": request.user.username or None},
     })
 
 

@@ -13,6 +13,7 @@ Only this package and the page's board modules know families; everything else as
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -46,8 +47,6 @@ def _spec(kind: str) -> dict[str, Any]:
 
 def board_spec(kind: str) -> dict[str, Any]:
     """Everything the page needs to draw a `kind` board (a fresh copy)."""
-    import copy
-
     return copy.deepcopy(_spec(kind))
 
 
