@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from games import bots, engine
 from games.errors import GameError, GameNotFound, NotAPlayer, NotYourTurn
 from games.models import Game, Status
-from games.services import _require_playing
+from games.services import require_playing
 
 LEVEL = "medium"
 BUDGET_S = 0.2
@@ -43,7 +43,7 @@ def hint(*, game_id: int, user: AbstractBaseUser) -> Hint:
     seat = next((s.seat for s in game.seats.all() if s.user_id == user.pk), None)
     if seat is None:
         raise NotAPlayer("Hints are for the players of the game.")
-    _require_playing(game)
+    require_playing(game)
     rules = engine.get(game.kind)
     state = rules.state_from_json(game.state)
     if state.turn != seat or game.status != Status.ACTIVE:

@@ -128,7 +128,7 @@ def _seat_of(seats: list[Seat], user: AbstractBaseUser) -> int | None:
     return None
 
 
-def _require_playing(game: Game) -> None:
+def require_playing(game: Game) -> None:
     if game.status == Status.WAITING:
         raise NotStarted("The game has not started yet.")
     if game.status != Status.ACTIVE:
@@ -390,7 +390,7 @@ def submit_action(
         seat = _seat_of(seats, user)
         if seat is None:
             raise NotAPlayer("You have no seat in this game.")
-        _require_playing(game)
+        require_playing(game)
         flagged = _flag(game, seats, now)
         if flagged is None:
             return _act(game, seats, seat, action, ply, now)
@@ -432,7 +432,7 @@ def _leave(game_id: int, seat_for: Any, why: str) -> Game:
     with transaction.atomic():
         game, seats = _lock(game_id)
         seat = seat_for(seats)
-        _require_playing(game)
+        require_playing(game)
         flagged = _flag(game, seats, now)
         if flagged is None:
             _leave_locked(game, seats, seat, why, now)
