@@ -39,8 +39,9 @@ def profile_json(user: User) -> dict[str, Any]:
         Seat.objects.filter(user=user)
         .annotate(winner=Cast(KeyTextTransform("winner", "game__result"), IntegerField()))
         .aggregate(
-            played=Count("id", filter=finished),
-            wins=Count("id", filter=finished & Q(winner=F("seat"))),
+            # Games, not seats: a bot account may hold several seats of one game.
+            played=Count("game", filter=finished, distinct=True),
+            wins=Count("game", filter=finished & Q(winner=F("seat")), distinct=True),
         )
     )
     recent = (
@@ -49,6 +50,7 @@ def profile_json(user: User) -> dict[str, Any]:
     )
     return {
         "username": user.username,
+        "bot": user.bot_level or None,
         "date_joined": iso(user.date_joined),
         "games_played": counts["played"],
         "wins": counts["wins"],

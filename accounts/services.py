@@ -126,9 +126,12 @@ class BanReport:
 
 
 def check_can_ban(*, user: User, by: User | None = None) -> None:
-    """Raise BanRefused for a superuser or the moderator themself (forms check early)."""
+    """Raise BanRefused for a superuser, a bot account or the moderator themself (forms
+    check early)."""
     if user.is_superuser:
         raise BanRefused(f"{user.username} is a superuser: remove that status first.")
+    if user.is_bot:
+        raise BanRefused(f"{user.username} is the computer: abort its games instead.")
     if by is not None and by.pk == user.pk:
         raise BanRefused("You cannot ban your own account.")
 

@@ -238,6 +238,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name for the bot levels wherever they appear (seat.bot, bots[], level).
+    "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "games.bots.LEVELS"},
 }
 # A request body larger than this is refused before it is parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 64 * 1024, minimum=1024)

@@ -90,3 +90,15 @@ class InRankedGame(GameError):
     code = "in_ranked_game"
     status = 409
 
+
+
+class HumansOnly(GameError):
+    """Ranked play is between people: no bot seats, no bots in queues."""
+
+    code = "ranked_humans_only"
+    status = 409
+
+
+class NotABot(GameError):
+    code = "not_a_bot"
+    status = 409

@@ -78,14 +78,22 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
     joined_at = models.DateTimeField(auto_now_add=True)
+    # The seat is held by a bot account (denormalized from its user): the worker plays it.
+    bot = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["game", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="seat_unique_index"),
-            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+            # A person holds one seat per game; a bot account may fill several
+            # ("you against three medium bots").
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user",
+                                    condition=Q(bot=False)),
         ]
-        indexes = [models.Index(fields=["user", "-joined_at"], name="seat_user_recent")]
+        indexes = [
+            models.Index(fields=["user", "-joined_at"], name="seat_user_recent"),
+            models.Index(fields=["game"], name="seat_bot_game", condition=Q(bot=True)),
+        ]
 
     def __str__(self) -> str:
         return f"game {self.game_id} seat {self.seat}: {self.user_id}"

@@ -54,6 +54,8 @@ def seats_json(game: Game, seats: list[Seat] | None = None) -> list[dict[str, An
             "seat": index,
             "username": seat.user.username if seat is not None else None,
             "rating": getattr(seat, "user_rating", None) if seat is not None else None,
+            # The bot's level ("easy", "medium", "hard") when the computer holds the seat.
+            "bot": (seat.user.bot_level or None) if seat is not None else None,
         })
     return out
 

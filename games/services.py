@@ -20,6 +20,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts.bots import bot_account
+from accounts.models import User
 from games import engine
 from games.errors import (
     AlreadyLeft,
@@ -29,9 +31,11 @@ from games.errors import (
     GameFull,
     GameNotFound,
     GameOver,
+    HumansOnly,
     IllegalActionError,
     InRankedGame,
     InvalidRequest,
+    NotABot,
     NotAPlayer,
     NotStarted,
     NotYourTurn,
@@ -208,6 +212,8 @@ def _append(
         game.result = {**game.result, "rating_changes": deltas}
         Game.objects.filter(pk=game.pk).update(result=game.result)
         _end_ranked(game)
+    elif result is not None and any(s.bot for s in seats):
+        ratings.rate_bots(game=game, seats=seats, ranking=list(result.ranking), now=now)
     if result is not None:
         _ACTIVE_SEATS.pop(game.pk, None)
         seats = _seats(game)  # fresh: the final frame shows the new ratings
@@ -232,16 +238,33 @@ def validate_time_control(value: Any) -> dict[str, int] | None:
 # -- lobby -----------------------------------------------------------------------------
 
 
+def _bot(level: Any) -> AbstractBaseUser:
+    try:
+        return bot_account(level)
+    except (ValueError, TypeError):
+        raise InvalidRequest(f"Unknown bot level {level!r}: easy, medium or hard.",
+                             code="unknown_level") from None
+
+
 def create_game(
     *, user: AbstractBaseUser, kind: str, ranked: bool = False,
-    time_control: dict[str, int] | None = None,
+    time_control: dict[str, int] | None = None, bots: Sequence[str] = (),
 ) -> Game:
-    """A new waiting game; the creator takes seat 0."""
+    """A new waiting game; the creator takes seat 0 and `bots` (levels) the next seats.
+
+    With a bot on every other seat the game starts at once ("play the computer").
+    """
     try:
         rules = engine.get(kind)
     except engine.UnknownKind:
         raise InvalidRequest(f"Unknown game kind {kind!r}.", code="unknown_kind") from None
     clean_tc = validate_time_control(time_control)
+    if ranked and bots:
+        raise HumansOnly("Ranked games are between people: play the computer casually.")
+    if len(bots) > rules.seats - 1:
+        raise InvalidRequest(f"This game has {rules.seats - 1} seats besides yours.",
+                             code="too_many_bots")
+    bot_users = [_bot(level) for level in bots]
     if ranked and clean_tc is None:
         clean_tc = clocks.default_time_control(kind)
     with transaction.atomic():
@@ -249,10 +272,56 @@ def create_game(
             kind=kind, ranked=ranked, seat_count=rules.seats, time_control=clean_tc,
             created_by=user, state=rules.initial().to_json(),
         )
-        Seat.objects.create(game=game, seat=0, user=user)
+        Seat.objects.bulk_create(
+            [Seat(game=game, seat=0, user=user)]
+            + [Seat(game=game, seat=i, user=bot, bot=True)
+               for i, bot in enumerate(bot_users, start=1)])
         _claim_ranked(game, [user.pk])
-        _publish_game(game, _seats(game), "created")
+        seats = _seats(game)
+        _publish_game(game, seats, _start_if_full(game, seats, "created"))
     return game
+
+
+def _start_if_full(game: Game, seats: list[Seat], change: str) -> str:
+    """Under the game lock: start the game (and its clock) once every seat is taken;
+    returns the change to publish."""
+    if len(seats) < game.seat_count:
+        return change
+    game.status = Status.ACTIVE
+    game.started_at = timezone.now()
+    clocks.start(game, game.started_at)
+    game.save(update_fields=["status", "started_at", "clock", "turn_started_at", "deadline"])
+    return "started"
+
+
+def _take_seat(
+    game: Game, seats: list[Seat], user: AbstractBaseUser, seat: int | None, *, bot: bool
+) -> None:
+    """Under the game lock: seat `user` (the lowest free seat by default), start the
+    game if that filled it, publish."""
+    taken = {s.seat for s in seats}
+    if len(taken) >= game.seat_count:
+        raise GameFull("Every seat is taken.")
+    if seat is None:
+        seat = min(set(range(game.seat_count)) - taken)
+    elif not 0 <= seat < game.seat_count:
+        raise InvalidRequest(f"This game has seats 0 to {game.seat_count - 1}.")
+    elif seat in taken:
+        raise SeatTaken(f"Seat {seat} is taken.")
+    Seat.objects.create(game=game, seat=seat, user=user, bot=bot)
+    if not bot:
+        _claim_ranked(game, [user.pk])
+    seats = _seats(game)
+    _publish_game(game, seats, _start_if_full(game, seats, "joined"))
+
+
+def _lock_waiting(game_id: int) -> tuple[Game, list[Seat]]:
+    game, seats = _lock(game_id)
+    if game.status in (Status.FINISHED, Status.ABORTED):
+        raise GameOver(f"The game is {game.status}.")
+    if game.status != Status.WAITING:
+        raise AlreadyStarted("The game has already started.")
+    return game, seats
 
 
 def start_ranked_game(
@@ -264,6 +333,8 @@ def start_ranked_game(
     """
     rules = engine.get(kind)
     now = now or timezone.now()
+    if User.objects.filter(pk__in=user_ids).exclude(bot_level="").exists():
+        raise HumansOnly("Ranked games are between people.")
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind, ranked=True, seat_count=rules.seats,
@@ -281,35 +352,43 @@ def start_ranked_game(
 
 def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None) -> Game:
     """Take a seat (the lowest free one by default); the game starts when full."""
+    if getattr(user, "bot_level", ""):
+        raise InvalidRequest("Bots are seated with add_bot.", code="bot_account")
     with transaction.atomic():
-        game, seats = _lock(game_id)
-        if game.status in (Status.FINISHED, Status.ABORTED):
-            raise GameOver(f"The game is {game.status}.")
-        if game.status != Status.WAITING:
-            raise AlreadyStarted("The game has already started.")
+        game, seats = _lock_waiting(game_id)
         if _seat_of(seats, user) is not None:
             raise AlreadySeated("You already have a seat in this game.")
-        taken = {s.seat for s in seats}
-        if len(taken) >= game.seat_count:
-            raise GameFull("Every seat is taken.")
-        if seat is None:
-            seat = min(set(range(game.seat_count)) - taken)
-        elif not 0 <= seat < game.seat_count:
-            raise InvalidRequest(f"This game has seats 0 to {game.seat_count - 1}.")
-        elif seat in taken:
-            raise SeatTaken(f"Seat {seat} is taken.")
-        Seat.objects.create(game=game, seat=seat, user=user)
-        _claim_ranked(game, [user.pk])
-        seats = _seats(game)
-        change = "joined"
-        if len(seats) == game.seat_count:
-            game.status = Status.ACTIVE
-            game.started_at = timezone.now()
-            clocks.start(game, game.started_at)
-            game.save(update_fields=["status", "started_at", "clock", "turn_started_at",
-                                     "deadline"])
-            change = "started"
-        _publish_game(game, seats, change)
+        _take_seat(game, seats, user, seat, bot=False)
+    return game
+
+
+def add_bot(
+    *, game_id: int, user: AbstractBaseUser, level: str, seat: int | None = None
+) -> Game:
+    """A seated player puts the computer at `level` on an empty seat of a waiting
+    casual game (the lowest free one by default); the game starts when full."""
+    bot = _bot(level)
+    with transaction.atomic():
+        game, seats = _lock_waiting(game_id)
+        if game.ranked:
+            raise HumansOnly("Ranked games are between people.")
+        if _seat_of(seats, user) is None:
+            raise NotAPlayer("Only a seated player can add a bot.")
+        _take_seat(game, seats, bot, seat, bot=True)
+    return game
+
+
+def remove_bot(*, game_id: int, user: AbstractBaseUser, seat: int) -> Game:
+    """A seated player takes a bot off its seat before the game starts."""
+    with transaction.atomic():
+        game, seats = _lock_waiting(game_id)
+        if _seat_of(seats, user) is None:
+            raise NotAPlayer("Only a seated player can remove a bot.")
+        held = next((s for s in seats if s.seat == seat), None)
+        if held is None or not held.bot:
+            raise NotABot(f"Seat {seat} is not a bot's.")
+        Seat.objects.filter(pk=held.pk).delete()
+        _publish_game(game, [s for s in seats if s.seat != seat], "left")
     return game
 
 
@@ -325,9 +404,10 @@ def leave_game(*, game_id: int, user: AbstractBaseUser) -> Game:
         Seat.objects.filter(game=game, seat=seat).delete()
         LiveRankedSeat.objects.filter(game=game, user=user).delete()
         seats = [s for s in seats if s.seat != seat]
-        if not seats:
+        people = [s for s in seats if not s.bot]
+        if not people:  # bots alone never start a game
             _finish_aborted(game)
-        _publish_game(game, seats, "left" if seats else "aborted")
+        _publish_game(game, seats, "left" if people else "aborted")
     return game
 
 
@@ -376,9 +456,12 @@ def expire_clock(*, game_id: int, now: datetime | None = None) -> bool:
 
 def submit_action(
     *, game_id: int, user: AbstractBaseUser, action: Any, ply: int,
-    now: datetime | None = None,
+    now: datetime | None = None, seat: int | None = None,
 ) -> Submitted:
     """Apply the caller's action if `ply` is the game's current ply and it is their turn.
+
+    `seat` names which of the caller's seats acts: only a bot account holds several
+    (people hold one, found by default).
 
     If the seat to move has run out of time, the timeout is recorded (and committed)
     and the action refused with `flag_fell`: nobody plays on after their flag fell,
@@ -387,7 +470,10 @@ def submit_action(
     now = now or timezone.now()
     with transaction.atomic():
         game, seats = _lock(game_id)
-        seat = _seat_of(seats, user)
+        if seat is None:
+            seat = _seat_of(seats, user)
+        elif not any(s.seat == seat and s.user_id == user.pk for s in seats):
+            seat = None
         if seat is None:
             raise NotAPlayer("You have no seat in this game.")
         require_playing(game)

@@ -61,6 +61,14 @@ def matchmaking_tick() -> int:
     return matchmaking.tick()
 
 
+@register("bots", interval=0.25)
+def bots_tick() -> int:
+    """Play the computer's seats whose turn it is (bounded per tick: games/computer.py)."""
+    from games import computer
+
+    return computer.tick()
+
+
 def run_due(now: float | None = None) -> list[str]:
     """Run every job whose time has come; a failing job is logged, never fatal."""
     now = time.monotonic() if now is None else now

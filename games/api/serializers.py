@@ -10,7 +10,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games import engine
+from games import bots, engine
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -63,10 +63,25 @@ class TimeControlIO(serializers.Serializer):
     increment = StrictIntegerField(min_value=0, max_value=600, help_text="seconds per move")
 
 
+BOT_LEVEL_HELP = "easy, medium or hard"
+
+
 class CreateGameIn(serializers.Serializer):
     kind = serializers.ChoiceField(choices=list(engine.KINDS))
     ranked = StrictBooleanField(default=False)
     time_control = TimeControlIO(required=False, allow_null=True, default=None)
+    bots = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(bots.LEVELS), help_text=BOT_LEVEL_HELP),
+        required=False, default=list, max_length=3,
+        help_text="bot levels for the seats after yours, in order (casual games only); "
+                  "with every other seat a bot's, the game starts at once",
+    )
+
+
+class AddBotIn(serializers.Serializer):
+    level = serializers.ChoiceField(choices=list(bots.LEVELS), help_text=BOT_LEVEL_HELP)
+    seat = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=3,
+                              help_text="the empty seat to fill (default: the lowest)")
 
 
 class JoinIn(serializers.Serializer):
@@ -100,6 +115,8 @@ class SeatOut(serializers.Serializer):
     seat = serializers.IntegerField()
     username = serializers.CharField(allow_null=True)
     rating = serializers.IntegerField(allow_null=True)
+    bot = serializers.ChoiceField(choices=list(bots.LEVELS), allow_null=True,
+                                  help_text="the bot's level when the computer holds the seat")
 
 
 class ColourOut(serializers.Serializer):

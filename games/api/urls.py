@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import ranked_views, views
+from games.api import analysis_views, computer_views, ranked_views, views
 
 urlpatterns = [
     path("kinds/", views.KindsView.as_view(), name="api-kinds"),
@@ -21,6 +21,13 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/export/", views.ExportView.as_view(), name="api-game-export"),
     path("games/<int:game_id>/hint/", views.HintView.as_view(), name="api-game-hint"),
+    path("games/<int:game_id>/bots/", computer_views.BotsView.as_view(), name="api-game-bots"),
+    path("games/<int:game_id>/bots/<int:seat>/", computer_views.BotSeatView.as_view(),
+         name="api-game-bot-seat"),
+    path("games/<int:game_id>/analysis/", analysis_views.AnalysisView.as_view(),
+         name="api-game-analysis"),
+    path("games/<int:game_id>/analysis/<int:ply>/best/", analysis_views.BestMoveView.as_view(),
+         name="api-game-analysis-best"),
     path("matchmaking/", ranked_views.MatchmakingView.as_view(), name="api-matchmaking"),
     path("leaderboard/<str:kind>/", ranked_views.LeaderboardView.as_view(),
          name="api-leaderboard"),

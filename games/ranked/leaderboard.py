@@ -22,10 +22,11 @@ PAGE_SIZE = 20
 
 
 def board(*, kind: str, now: datetime | None = None) -> QuerySet[Rating]:
-    """Established, active players of `kind`, best first (ties by user id, stable)."""
+    """Established, active players of `kind`, best first (ties by user id, stable); people
+    only: the bots' ratings are shown on their profiles."""
     cutoff = (now or timezone.now()) - timedelta(days=ACTIVE_DAYS)
     return (Rating.objects.filter(kind=kind, provisional=False, last_played_at__gte=cutoff,
-                                  user__is_active=True)
+                                  user__is_active=True, user__bot_level="")
             .order_by("-rating", "user_id"))
 
 
@@ -100,7 +101,7 @@ def provisional(*, kind: str, now: datetime | None = None) -> list[dict[str, Any
     PROVISIONAL_LISTED of them."""
     cutoff = (now or timezone.now()) - timedelta(days=ACTIVE_DAYS)
     rows = (Rating.objects.filter(kind=kind, provisional=True, last_played_at__gte=cutoff,
-                                  user__is_active=True, games__gt=0)
+                                  user__is_active=True, user__bot_level="", games__gt=0)
             .select_related("user").only("rating", "games", "user__username")
             .order_by("-rating", "user_id")[:PROVISIONAL_LISTED])
     return [{"username": r.user.username, "rating": r.rating, "games": r.games} for r in rows]

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine, services
-from games.errors import InRankedGame, InvalidRequest
+from games.errors import HumansOnly, InRankedGame, InvalidRequest
 from games.models import LiveRankedSeat, QueueEntry, Rating
 from games.ranked import rating_model
 from games.selectors import iso
@@ -105,6 +105,8 @@ def join_queue(*, user: AbstractBaseUser, kind: str, now: datetime | None = None
         engine.get(kind)
     except engine.UnknownKind:
         raise InvalidRequest(f"Unknown game kind {kind!r}.", code="unknown_kind") from None
+    if getattr(user, "bot_level", ""):
+        raise HumansOnly("Ranked queues are for people.")
     with transaction.atomic():
         # Lock (or create) the user's entry first: a matcher placing this user commits
         # before we read LiveRankedSeat below, so we see its game.

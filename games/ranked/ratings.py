@@ -71,6 +71,49 @@ def apply_result(
     return deltas
 
 
+def rate_bots(*, game: Game, seats: list[Seat], ranking: list[int], now: datetime) -> None:
+    """A finished casual game with bots and people: rate the bots only.
+
+    Each bot level's rating per kind says how it fares against the people it meets:
+    the people count at their current rating (a fresh one if they have none) and are
+    not changed (casual games are unrated for people); a bot account on several seats
+    is rated once, at its best place; games between bots alone rate nobody.
+    """
+    people = [s for s in seats if not s.bot]
+    if not people:
+        return
+    best: dict[int, Seat] = {}
+    for seat in seats:
+        if seat.bot and (seat.user_id not in best
+                         or ranking[seat.seat] < ranking[best[seat.user_id].seat]):
+            best[seat.user_id] = seat
+    known = {r.user_id: r for r in Rating.objects.filter(
+        kind=game.kind, user_id__in=[s.user_id for s in people])}
+    fresh = rating_model.Skill()
+    rows = _locked_ratings(best, game.kind)
+    entrants = [*people, *best.values()]
+    before = [rating_model.Skill(known[s.user_id].mu, known[s.user_id].sigma)
+              if s.user_id in known else fresh for s in people]
+    before += [rating_model.Skill(rows[uid].mu, rows[uid].sigma) for uid in best]
+    after = rating_model.rate(before, [ranking[s.seat] for s in entrants])
+    changes = []
+    for seat, old, new in zip(entrants[len(people):], before[len(people):],
+                              after[len(people):], strict=True):
+        row = rows[seat.user_id]
+        rating_before = row.rating
+        row.games += 1
+        row.last_played_at = now
+        _set(row, new)
+        changes.append(RatingChange(
+            game=game, user_id=seat.user_id, kind=game.kind, seat=seat.seat,
+            rank=ranking[seat.seat], mu_before=old.mu, sigma_before=old.sigma,
+            mu_after=new.mu, sigma_after=new.sigma, rating_before=rating_before,
+            rating_after=row.rating, at=now,
+        ))
+    Rating.objects.bulk_update(list(rows.values()), _FIELDS)
+    RatingChange.objects.bulk_create(changes)
+
+
 def annul_game(*, game_id: int, now: datetime | None = None) -> Game:
     """Undo a finished ranked game's rating changes (moderation).
 

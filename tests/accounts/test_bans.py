@@ -144,6 +144,16 @@ def test_superusers_and_yourself_cannot_be_banned(root, alice, bob, ban):
     assert not staff.is_active
 
 
+def test_the_computer_is_not_banned(root, ban):
+    from accounts.bots import bot_account
+
+    hard = bot_account("hard")
+    with pytest.raises(services.BanRefused, match="the computer"):
+        ban(hard, by=root)
+    hard.refresh_from_db()
+    assert hard.is_active
+
+
 def test_unban_lets_the_user_back_with_new_credentials(alice, ban, anon):
     old_key = alice.auth_token.key
     ban(alice)
@@ -178,7 +188,7 @@ def test_admin_ban_action_bans_the_selection_but_never_a_superuser(root, alice, 
     assert "Banned 2 user(s)." in texts
     assert any("root is a superuser" in t for t in texts)
     assert any(t.startswith("alice:") and "removed from 1 active game(s)" in t for t in texts)
-    active = dict(User.objects.values_list("username", "is_active"))
+    active = dict(User.objects.filter(bot_level="").values_list("username", "is_active"))
     assert active == {"root": True, "alice": False, "bob": False, "carol": True}
     assert not Token.objects.filter(user__in=[alice, bob]).exists()
     duel.refresh_from_db()

@@ -297,6 +297,8 @@ ROUTE_KINDS = {
     "api-game-leave": "write", "api-game-actions": "write", "api-game-resign": "write",
     "password_change": "login", "password_change_done": "login",
     "api-game-chat": "public", "api-chat-delete": "write",  # chat (docs/api.md, "Chat")
+    "api-game-bots": "write", "api-game-bot-seat": "write",  # bots on seats
+    "api-game-analysis": "public", "api-game-analysis-best": "public",  # replay analysis
 }
 
 
@@ -306,6 +308,7 @@ QUERIES = {"game-check": "?" + urlencode({"action": json.dumps(MOVE0)})}
 def _concrete(name: str, route: str, game_id: int) -> str:
     return (route.replace("<int:game_id>", str(game_id)).replace("<str:username>", "alice")
             .replace("<str:kind>", "quoridor").replace("<int:message_id>", "1")
+            .replace("<int:seat>", "1").replace("<int:ply>", "0")
             ) + QUERIES.get(name, "")
 
 
@@ -374,11 +377,11 @@ def test_own_data_endpoints_answer_only_about_the_caller(alices_world):
 @pytest.mark.django_db
 def test_public_shapes_carry_no_private_fields(alices_world, anon):
     profile = anon.get("/api/users/alice/").json()
-    assert set(profile) == {"username", "date_joined", "games_played", "wins", "ratings",
-                            "recent_games"}
+    assert set(profile) == {"username", "bot", "date_joined", "games_played", "wins",
+                            "ratings", "recent_games"}
     for game in anon.get("/api/games/").json()["results"]:
         for seat in game["seats"]:
-            assert set(seat) == {"seat", "username", "rating"}
+            assert set(seat) == {"seat", "username", "rating", "bot"}
     board = anon.get("/api/leaderboard/quoridor/").json()
     for row in board["results"]:
         assert set(row) == {"rank", "username", "rating", "games"}

@@ -21,7 +21,8 @@ class Command(BaseCommand):
         parser.add_argument("--once", action="store_true", help="run every job once and exit")
         parser.add_argument("--check", action="store_true",
                             help="exit 0 only while a worker's heartbeat is fresh")
-        parser.add_argument("--tick", type=float, default=1.0, help="seconds between checks")
+        parser.add_argument("--tick", type=float, default=0.25,
+                            help="seconds between checks (bots answer within about this)")
 
     def handle(self, *args: Any, once: bool, check: bool, tick: float, **options: Any) -> None:
         if check:

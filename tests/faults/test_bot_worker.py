@@ -1,0 +1,123 @@
+"""The computer through the real background worker (`manage.py run_worker` processes on
+the test database and Redis): a bot game played to the end and watched over a real
+WebSocket, and a worker killed mid-thought that, restarted, plays the turn once."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from channels.db import database_sync_to_async
+from django.core.cache import cache
+
+from accounts.models import User
+from games import engine, selectors, services
+from games.models import Event, Game
+from tests.conftest import make_user
+from tests.live.servers import ROOT, daphnes, server_env
+from tests.live.ws_client import Client
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+@contextmanager
+def worker(tmp: Path, name: str = "worker") -> Iterator[subprocess.Popen[bytes]]:
+    log = tmp / f"{name}.log"
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "run_worker", "--tick", "0.1"],
+        cwd=ROOT, env=server_env(), stdout=log.open("ab"), stderr=subprocess.STDOUT)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+
+
+def wait_for(condition, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def legal_history(game: Game) -> list[tuple[int, int]]:
+    """(ply, seat) of every event, each checked legal when played, in order."""
+    rules = engine.get(game.kind)
+    state = rules.initial()
+    seen = []
+    for event in Event.objects.filter(game=game).order_by("ply"):
+        if event.action["type"] not in ("resign", "timeout"):
+            assert event.seat == state.turn, (event.ply, event.seat, state.turn)
+        state = rules.apply_event(state, selectors.engine_event(event.action, event.seat))
+        seen.append((event.ply, event.seat))
+    assert [ply for ply, _ in seen] == list(range(1, len(seen) + 1))  # no gap, no duplicate
+    return seen
+
+
+async def test_a_bot_game_runs_to_the_end_through_the_worker(tmp_path: Path) -> None:
+    alice = await database_sync_to_async(make_user)("alice")
+    game = await database_sync_to_async(services.create_game)(
+        user=alice, kind="bloqueio", bots=["easy", "medium", "easy"])
+    with daphnes(1, tmp_path) as [server]:
+        watcher = Client("spectator", server.ws, game.pk)
+        await watcher.connect()
+        with worker(tmp_path):
+            # alice's first move, then she leaves the table: the computer plays on.
+            rules = engine.get("bloqueio")
+            first = rules.legal_actions(rules.initial())[0].to_json()
+            await database_sync_to_async(services.submit_action)(
+                game_id=game.pk, user=alice, action=first, ply=0)
+            await database_sync_to_async(services.resign)(game_id=game.pk, user=alice)
+            await asyncio.wait_for(watcher.run(limit=120), timeout=130)
+        await watcher.close()
+    await database_sync_to_async(game.refresh_from_db)()
+    assert game.status == "finished" and game.result["ranking"][0] == 4  # alice left first
+    history = await database_sync_to_async(legal_history)(game)
+    assert history[0] == (1, 0) and history[1] == (2, 0)  # her move, her resignation
+    assert {seat for _, seat in history[2:]} == {1, 2, 3}
+    # The spectator saw every move of the worker, in order, over Redis and Daphne.
+    assert [e["ply"] for e in watcher.events] == [ply for ply, _ in history]
+    assert watcher.game["status"] == "finished"
+
+
+def test_a_worker_killed_mid_thought_never_plays_the_turn_twice(tmp_path: Path) -> None:
+    cache.clear()
+    alice = make_user("alice")
+    game = services.create_game(user=alice, kind="quoridor", bots=["hard"])
+    hard = User.objects.get(bot_level="hard")
+    rules = engine.get("quoridor")
+    with worker(tmp_path, "doomed") as doomed:
+        time.sleep(1.5)  # the worker is up and idle: nothing is due
+        assert Event.objects.filter(game=game).count() == 0
+        services.submit_action(game_id=game.pk, user=alice, ply=0,
+                               action=rules.legal_actions(rules.initial())[0].to_json())
+        time.sleep(0.4)  # well inside the hard bot's ~1 s of thinking
+        doomed.send_signal(signal.SIGKILL)
+        doomed.wait(10)
+    killed_at = Event.objects.filter(game=game).count()
+    with worker(tmp_path, "restarted"), worker(tmp_path, "second"):
+        # Two workers now: the one turn is claimed by one of them and played once.
+        wait_for(lambda: Event.objects.filter(game=game).count() >= 2, 30, "the bot's move")
+        time.sleep(2.0)  # room for a wrongful second move to show up
+    events = list(Event.objects.filter(game=game).order_by("ply").values_list("seat", "ply"))
+    assert killed_at in (1, 2)
+    assert events == [(0, 1), (1, 2)], events  # the bot moved once; alice's turn again
+    game.refresh_from_db()
+    assert game.ply == 2 and game.state["turn"] == 0
+    assert legal_history(game) == [(1, 0), (2, 1)]
+    assert Event.objects.filter(game=game, seat=1).count() == 1
+    assert hard.pk == game.seats.get(seat=1).user_id
