@@ -41,6 +41,30 @@ def _set(row: Rating, skill: rating_model.Skill) -> None:
 _FIELDS = ["mu", "sigma", "games", "rating", "provisional", "last_played_at"]
 
 
+def _record(
+    game: Game, rows: dict[int, Rating],
+    rated: list[tuple[Seat, rating_model.Skill, rating_model.Skill]], ranking: list[int],
+    now: datetime,
+) -> list[RatingChange]:
+    """Write each rated seat's new rating (locked `rows`) and its RatingChange."""
+    changes = []
+    for seat, old, new in rated:
+        row = rows[seat.user_id]
+        rating_before = row.rating
+        row.games += 1
+        row.last_played_at = now
+        _set(row, new)
+        changes.append(RatingChange(
+            game=game, user_id=seat.user_id, kind=game.kind, seat=seat.seat,
+            rank=ranking[seat.seat], mu_before=old.mu, sigma_before=old.sigma,
+            mu_after=new.mu, sigma_after=new.sigma, rating_before=rating_before,
+            rating_after=row.rating, at=now,
+        ))
+    Rating.objects.bulk_update(list(rows.values()), _FIELDS)
+    RatingChange.objects.bulk_create(changes)
+    return changes
+
+
 def apply_result(
     *, game: Game, seats: list[Seat], ranking: list[int], now: datetime
 ) -> list[int | None]:
@@ -51,20 +75,7 @@ def apply_result(
     before = [rating_model.Skill(rows[s.user_id].mu, rows[s.user_id].sigma) for s in by_seat]
     ranks = [ranking[s.seat] for s in by_seat]
     after = rating_model.rate(before, ranks)
-    changes = []
-    for seat, rank, old, new in zip(by_seat, ranks, before, after, strict=True):
-        row = rows[seat.user_id]
-        rating_before = row.rating
-        row.games += 1
-        row.last_played_at = now
-        _set(row, new)
-        changes.append(RatingChange(
-            game=game, user_id=seat.user_id, kind=game.kind, seat=seat.seat, rank=rank,
-            mu_before=old.mu, sigma_before=old.sigma, mu_after=new.mu, sigma_after=new.sigma,
-            rating_before=rating_before, rating_after=row.rating, at=now,
-        ))
-    Rating.objects.bulk_update(list(rows.values()), _FIELDS)
-    RatingChange.objects.bulk_create(changes)
+    changes = _record(game, rows, list(zip(by_seat, before, after, strict=True)), ranking, now)
     deltas: list[int | None] = [None] * game.seat_count
     for change in changes:
         deltas[change.seat] = change.rating_after - change.rating_before
@@ -96,22 +107,8 @@ def rate_bots(*, game: Game, seats: list[Seat], ranking: list[int], now: datetim
               if s.user_id in known else fresh for s in people]
     before += [rating_model.Skill(rows[uid].mu, rows[uid].sigma) for uid in best]
     after = rating_model.rate(before, [ranking[s.seat] for s in entrants])
-    changes = []
-    for seat, old, new in zip(entrants[len(people):], before[len(people):],
-                              after[len(people):], strict=True):
-        row = rows[seat.user_id]
-        rating_before = row.rating
-        row.games += 1
-        row.last_played_at = now
-        _set(row, new)
-        changes.append(RatingChange(
-            game=game, user_id=seat.user_id, kind=game.kind, seat=seat.seat,
-            rank=ranking[seat.seat], mu_before=old.mu, sigma_before=old.sigma,
-            mu_after=new.mu, sigma_after=new.sigma, rating_before=rating_before,
-            rating_after=row.rating, at=now,
-        ))
-    Rating.objects.bulk_update(list(rows.values()), _FIELDS)
-    RatingChange.objects.bulk_create(changes)
+    _record(game, rows, list(zip(entrants[len(people):], before[len(people):],
+                                 after[len(people):], strict=True)), ranking, now)
 
 
 def annul_game(*, game_id: int, now: datetime | None = None) -> Game:
