@@ -44,10 +44,10 @@ def profile_json(user: User) -> dict[str, Any]:
             wins=Count("game", filter=finished & Q(winner=F("seat")), distinct=True),
         )
     )
-    recent = (
-        Seat.objects.filter(user=user).select_related("game").order_by("-game__created_at")
-        [:RECENT_GAMES]
-    )
+    # A bot account holds up to 3 seats of a game: read enough seats for RECENT_GAMES games.
+    seats = (Seat.objects.filter(user=user).select_related("game")
+             .order_by("-game__created_at", "-game_id", "seat")[:RECENT_GAMES * 3])
+    recent = list({s.game_id: s for s in reversed(seats)}.values())[::-1][:RECENT_GAMES]
     return {
         "username": user.username,
         "bot": user.bot_level or None,

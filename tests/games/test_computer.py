@@ -266,3 +266,11 @@ def test_games_between_bots_alone_rate_nobody(alice: User) -> None:
     bot_seats = [s for s in Seat.objects.filter(game=game) if s.bot]
     ratings.rate_bots(game=game, seats=bot_seats, ranking=[4, 1, 2, 3], now=game.created_at)
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
+
+
+def test_a_bot_profile_lists_each_game_once(alice: User) -> None:
+    first = services.create_game(user=alice, kind="bloqueio", bots=["easy", "easy", "easy"])
+    second = services.create_game(user=alice, kind="quoridor", bots=["easy"])
+    profile = client_for(None).get("/api/users/easy-bot/").json()
+    assert [g["id"] for g in profile["recent_games"]] == [second.pk, first.pk]
+    assert [g["seat"] for g in profile["recent_games"]] == [1, 1]
