@@ -1,7 +1,9 @@
 // The replay viewer: every position of a game, from the state after each ply that the
 // page embeds, drawn by the family's board module (docs/web.md). Buttons, slider, arrow
-// keys and the move list all step; the URL's ?ply= follows, to share.
+// keys and the move list all step; the URL's ?ply= follows, to share. The analysis card
+// (static/js/analysis.js) charts every seat's measure and shows the best move on request.
 
+import { createAnalysis } from "./analysis.js";
 import { readData } from "./api.js";
 import { renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
 
@@ -15,6 +17,7 @@ const slider = $("slider");
 slider.max = String(max);
 let ply = Math.max(0, Math.min(max, data.ply));
 let thumbTimer = null;
+const analysis = createAnalysis($("analysis"), { game, spec, board, states, onPick: (p) => show(p) });
 
 function show(n, { push = true } = {}) {
   ply = Math.max(0, Math.min(max, n));
@@ -32,6 +35,7 @@ function show(n, { push = true } = {}) {
     state, notes: (st, seat) => family.seatNotes(st, seat, spec),
   });
   renderMoves($("moves"), data.events, spec, { current: ply, onPick: (p) => show(p) });
+  analysis.show(ply);
   for (const id of ["first", "prev"]) $(id).disabled = ply === 0;
   for (const id of ["next", "last"]) $(id).disabled = ply === max;
   if (push) {

@@ -36,6 +36,10 @@ SEMANTIC_400 = {
     ("POST", "/api/games/{game_id}/actions/"): "an action the rules forbid (`illegal_action`)",
     ("POST", "/api/games/{game_id}/join/"): "a seat number beyond this game's seats",
     ("GET", "/api/games/{game_id}/replay/"): "a ply beyond the game's current ply",
+    ("GET", "/api/games/{game_id}/analysis/{ply}/best/"):
+        "a ply beyond the game, or a position nobody is to move in",
+    ("POST", "/api/games/"): "more bots than the kind has seats besides yours (`too_many_bots`)",
+    ("POST", "/api/games/{game_id}/bots/"): "a seat number beyond this game's seats",
 }
 DEFAULT_ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
 CONFIG = schemathesis.Config.from_dict({"operations": [

@@ -54,7 +54,8 @@ export class Board {
     this.wallsLayer = svg("g", { class: "walls" });
     this.pawnsLayer = svg("g", { class: "pawns" });
     this.previewLayer = svg("g", { class: "preview" });
-    this.el.append(this.cellsLayer, this.marksLayer, this.wallsLayer, this.pawnsLayer, this.previewLayer);
+    this.suggestLayer = svg("g", { class: "suggestion", "pointer-events": "none" });
+    this.el.append(this.cellsLayer, this.marksLayer, this.wallsLayer, this.pawnsLayer, this.previewLayer, this.suggestLayer);
     this.drawStatic();
     container.replaceChildren(this.el);
     if (interactive) this.listen();
@@ -204,6 +205,29 @@ export class Board {
       "stroke-opacity": ok ? 0.75 : 0.9, "stroke-dasharray": ok ? null : "6 5",
       "data-ok": ok ? "true" : "false",
     }));
+  }
+
+  // A suggested action (the analysis' best move), drawn until the next call: a dashed
+  // ring on a move's cell, a dashed barrier in its groove; null (or a pass) draws nothing.
+  setSuggestion(action) {
+    const layer = this.suggestLayer;
+    layer.replaceChildren();
+    layer.removeAttribute("data-type");
+    if (!action || (action.type !== "move" && action.type !== "barrier")) return;
+    layer.dataset.type = action.type;
+    const accent = "#4338ca";
+    let node;
+    if (action.type === "move") {
+      const { cell } = this.L;
+      const [x, y] = this.xy(this.cellToDisplay(action.to));
+      node = svg("circle", { class: "suggest", "data-row": action.to[0], "data-col": action.to[1], cx: x + cell / 2, cy: y + cell / 2,
+        r: cell / 2 - 3, fill: accent, "fill-opacity": 0.15, stroke: accent, "stroke-width": 3, "stroke-dasharray": "5 3" });
+    } else {
+      node = this.wallLine({ at: action.at, orientation: action.orientation, seat: null }, {
+        class: "suggest", stroke: accent, "stroke-opacity": 0.85, "stroke-dasharray": "4 4" });
+    }
+    node.append(svg("title", {}, `Suggested: ${formatAction(action)}`));
+    layer.append(node);
   }
 
   setCursor(cell) { this.cursor = cell; this.drawCursor(); }
@@ -415,6 +439,8 @@ class BarrierView {
     }
     this.board.render(state, { legal: myTurn ? cells : [], last });
   }
+
+  highlight(action) { this.board.setSuggestion(action); }
 
   setBarrierMode(on) {
     this.board.barrierMode = on;

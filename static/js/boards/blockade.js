@@ -64,8 +64,9 @@ export class Board {
     this.marksLayer = svg("g", { class: "marks-legal" });
     this.pawnsLayer = svg("g", { class: "pawns" });
     this.ghostLayer = svg("g", { class: "ghosts" });
+    this.suggestLayer = svg("g", { class: "suggestion", "pointer-events": "none" });
     // legal marks above the pawns: the cell a pawn is stepping away from may be blocked
-    this.el.append(this.cellsLayer, this.piecesLayer, this.ringLayer, this.pawnsLayer, this.marksLayer, this.ghostLayer);
+    this.el.append(this.cellsLayer, this.piecesLayer, this.ringLayer, this.pawnsLayer, this.marksLayer, this.ghostLayer, this.suggestLayer);
     this.drawStatic();
     container.replaceChildren(this.el);
     if (interactive) this.listen();
@@ -252,6 +253,31 @@ export class Board {
     g.append(svg("circle", { cx, cy, r: radius, fill: s.colour, "fill-opacity": 0.5, stroke: ink, "stroke-width": 2, "stroke-dasharray": "5 4" }));
     g.append(svg("text", { x: cx, y: cy + 7, "text-anchor": "middle", "font-size": 20, "font-weight": 700, fill: ink, "font-family": "system-ui, sans-serif" }, s.initial));
     return g;
+  }
+
+  // A suggested action (the analysis' best move), drawn until the next call: a dashed
+  // ring on the cell placed on or stepped to, a dashed square on the cell to block.
+  setSuggestion(action) {
+    const layer = this.suggestLayer;
+    layer.replaceChildren();
+    layer.removeAttribute("data-type");
+    const at = action && (action.type === "place" ? action.at : action.type === "run" ? action.to : null);
+    if (!at) return;
+    layer.dataset.type = action.type;
+    const { cell } = this.L, accent = this.L.accent;
+    const [x, y] = this.xy(at);
+    const ring = svg("rect", { class: "suggest", "data-row": at[0], "data-col": at[1], x: x + 3, y: y + 3, width: cell - 6, height: cell - 6,
+      rx: 8, fill: accent, "fill-opacity": 0.15, stroke: accent, "stroke-width": 3, "stroke-dasharray": "5 3" });
+    ring.append(svg("title", {}, `Suggested: ${formatAction(action)}`));
+    layer.append(ring);
+    if (action.type === "run" && action.block) {
+      const [cx, cy] = this.centre(action.block), s = cell / 2;
+      const block = svg("rect", { class: "suggest suggest-block", "data-row": action.block[0], "data-col": action.block[1],
+        x: cx - s / 2, y: cy - s / 2, width: s, height: s, rx: 3, fill: this.L.block, "fill-opacity": 0.45,
+        stroke: accent, "stroke-width": 2.5, "stroke-dasharray": "4 3" });
+      block.append(svg("title", {}, `Suggested block: ${cellName(action.block)}`));
+      layer.append(block);
+    }
   }
 
   setCursor(cell) { this.cursor = cell; this.drawCursor(); }
@@ -472,6 +498,8 @@ class BlockadeView {
     } else if (this.step) { ghost = this.step.to; blockStage = true; }
     this.board.render(state, { targets, wins, blockStage, last: this.last, ghost, ghostSeat: this.seat });
   }
+
+  highlight(action) { this.board.setSuggestion(action); }
 
   // Drop a half-made action (the page calls this when the position changes or it sends).
   cancel() {

@@ -86,6 +86,8 @@ class BlokusBoard {
       this.layers[name] = svg("g", { class: `layer-${name}` });
       this.el.append(this.layers[name]);
     }
+    this.layers.suggest = svg("g", { class: "layer-suggest suggestion" });
+    this.el.append(this.layers.suggest);
     this.drawStatic();
 
     this.scores = html("ul", { class: "bk-scores", "aria-label": "Scores" });
@@ -331,6 +333,29 @@ class BlokusBoard {
   }
 
   syncControls(ok) { if (this.tray) this.tray.syncControls(ok); }
+
+  // A suggested placement (the analysis' best move), drawn until the next call: the
+  // piece's squares in the colour to move, outlined and dashed; null or a pass: nothing.
+  highlight(action) {
+    const layer = this.layers.suggest;
+    layer.replaceChildren();
+    layer.removeAttribute("data-type");
+    if (!action || action.type !== "place" || !Array.isArray(action.cells) || !this.state) return;
+    layer.dataset.type = action.type;
+    const { cell, ink } = this.L;
+    const colour = this.state.colour !== null && this.state.colour !== undefined ? this.colourOf(this.state.colour) : null;
+    const g = svg("g", { class: "suggest", "data-piece": action.piece, "data-cells": cellsKey(action.cells) });
+    g.append(svg("title", {}, `Suggested: ${formatAction(action)}`));
+    for (const p of action.cells) {
+      const [x, y] = this.xy(this.cellToDisplay(p));
+      g.append(svg("rect", { x: x + 1.5, y: y + 1.5, width: cell - 3, height: cell - 3, rx: 3,
+        fill: colour ? colour.colour : ink, "fill-opacity": 0.6 }));
+    }
+    const inside = new Set(action.cells.map(key));
+    g.append(svg("path", { d: this.edges(action.cells, (r, c) => inside.has(key([r, c]))).join(""), fill: "none",
+      stroke: ink, "stroke-width": 3, "stroke-dasharray": "6 4", "stroke-linecap": "round" }));
+    layer.append(g);
+  }
 
   // -- hints ---------------------------------------------------------------------------------
   // Every square the picked piece can cover in some legal placement (lighter), and those
