@@ -124,6 +124,13 @@ if DATABASE_URL:
             # and closed after ten idle minutes above min_size.
             "max_lifetime": 3600.0,
             "max_idle": 600.0,
+            # psycopg_pool retries a lost connection with a doubling delay and no cap
+            # until `reconnect_timeout` (default 5 min): after a 15 s outage its next try
+            # could be 16 s away, and requests kept getting 503 long after PostgreSQL
+            # was back. Giving up after a few seconds hands reconnection back to demand:
+            # the next request that finds the pool empty starts a fresh attempt at once.
+            "reconnect_timeout": env_float("DATABASE_POOL_RECONNECT_TIMEOUT", 5.0,
+                                           minimum=0.5),
             "name": "bloqueio",
         }
 else:
