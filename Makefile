@@ -25,7 +25,7 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@ $(VENV)/.installed-run
 
-# The whole product: Daphne and the background worker (clocks, matchmaking), stopped
+# The whole product: the web server (bloqueio_site.serve) and the background worker (clocks, matchmaking), stopped
 # together (Ctrl-C reaches both; if either exits, the other is stopped).
 run: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput

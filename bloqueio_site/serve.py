@@ -1,19 +1,23 @@
-"""Start Daphne the way production runs it: ``python -m bloqueio_site.serve [HOST] [PORT]``.
+"""Start the ASGI server the way production runs it:
+``python -m bloqueio_site.serve [HOST] [PORT] [server options]``.
 
-One place for the server's command line, used by `make run`, the Docker image, compose,
-the tests' live servers and the benchmarks, so they all run what docs/operations.md
-deploys. Two of Daphne's defaults do not hold a surge of sockets (docs/operations.md,
-"Connect storms"):
+`SERVER` picks the server: ``uvicorn`` (the default: uvloop, httptools and websockets)
+or ``daphne``; Channels runs unchanged on both, and the test suite runs both
+(docs/operations.md, "The ASGI server"; docs/performance.md for why uvicorn). One place
+for the server's command line, used by `make run`, the Docker image, compose, the tests'
+live servers and the benchmarks, so they all run what docs/operations.md deploys. Both
+listen with a backlog of `SERVER_BACKLOG` (1024; the kernel caps it at
+net.core.somaxconn) instead of Twisted's 50, past which the kernel drops new SYNs and
+clients wait a 1 s, 3 s, ... retransmission (docs/operations.md, "Connect storms").
+Daphne also gets `WEBSOCKET_HANDSHAKE_TIMEOUT` (20 s) for a handshake instead of its
+5 s: with hundreds of sockets opening at once on a bounded database pool the consumer's
+connect (token lookup, ban check, the game's hello) needs longer; uvicorn has no such
+timeout. uvicorn gets Daphne's 1 MiB message cap, a reason on its 1009 close
+(bloqueio_site.uvicorn_ws), no per-message compression (Daphne offers none) and, as
+Daphne, no proxy headers unless asked.
 
-- Twisted listens with a backlog of 50: past 50 connections waiting to be accepted the
-  kernel drops new SYNs, and clients wait a 1 s, 3 s, ... retransmission. We ask for
-  `SERVER_BACKLOG` (the kernel caps it at net.core.somaxconn).
-- A WebSocket handshake must finish within 5 s, the consumer's connect (token lookup,
-  ban check, the game's hello) included; with hundreds of sockets opening at once on a
-  bounded database pool the last ones need longer. We allow
-  `WEBSOCKET_HANDSHAKE_TIMEOUT` seconds.
-
-Anything after HOST and PORT is passed to Daphne as it is (e.g. ``--proxy-headers``).
+Anything after HOST and PORT is passed to the server as it is (e.g. ``--proxy-headers``,
+which both accept; uvicorn also needs `FORWARDED_ALLOW_IPS` naming the proxy).
 """
 
 from __future__ import annotations
@@ -23,9 +27,11 @@ import sys
 
 from django.core.exceptions import ImproperlyConfigured
 
-from bloqueio_site.env import env_int
+from bloqueio_site.env import env_choice, env_int
 
 APPLICATION = "bloqueio_site.asgi:application"
+SERVERS = ("daphne", "uvicorn")
+DEFAULT_SERVER = "uvicorn"  # docs/performance.md: ~30 % more moves a second than Daphne
 
 
 def daphne_args(host: str = "127.0.0.1", port: int = 8000) -> list[str]:
@@ -37,16 +43,37 @@ def daphne_args(host: str = "127.0.0.1", port: int = 8000) -> list[str]:
             "--websocket_connect_timeout", str(handshake), APPLICATION]
 
 
-def main(argv: list[str]) -> None:
+def uvicorn_args(host: str = "127.0.0.1", port: int = 8000) -> list[str]:
+    """uvicorn's arguments (after the program name) for a server on host:port."""
+    backlog = env_int("SERVER_BACKLOG", 1024, minimum=16)
+    return [APPLICATION, "--host", host.strip("[]"), "--port", str(port),
+            "--backlog", str(backlog), "--loop", "uvloop", "--http", "httptools",
+            "--ws", "bloqueio_site.uvicorn_ws:ReasonedWebSocketProtocol",
+            "--ws-max-size", str(1024 * 1024),
+            "--ws-per-message-deflate", "false", "--lifespan", "off", "--no-access-log",
+            # As Daphne: X-Forwarded-For is believed only with --proxy-headers given.
+            "--no-proxy-headers",
+            "--log-level", os.environ.get("LOG_LEVEL", "info").lower()]
+
+
+def command(argv: list[str], server: str | None = None) -> list[str]:
+    """The full command line of `server` (default: `SERVER`, else DEFAULT_SERVER) for
+    `argv` (HOST PORT extra options)."""
     host = argv[0] if argv else "127.0.0.1"
+    port = int(argv[1]) if len(argv) > 1 else 8000
+    if (server or env_choice("SERVER", SERVERS, DEFAULT_SERVER)) == "uvicorn":
+        return [sys.executable, "-m", "uvicorn", *uvicorn_args(host, port), *argv[2:]]
+    args = daphne_args(host, port)
+    # Extra options go before the application path, where Daphne's parser wants them.
+    return [sys.executable, "-m", "daphne", *args[:-1], *argv[2:], args[-1]]
+
+
+def main(argv: list[str]) -> None:
     try:
-        port = int(argv[1]) if len(argv) > 1 else 8000
-        args = daphne_args(host, port)
+        found = command(argv)
     except (ValueError, ImproperlyConfigured) as exc:
         raise SystemExit(f"bloqueio_site.serve: {exc}") from None
-    # Extra options go before the application path, where Daphne's parser wants them.
-    command = [sys.executable, "-m", "daphne", *args[:-1], *argv[2:], args[-1]]
-    os.execv(sys.executable, command)
+    os.execv(sys.executable, found)
 
 
 if __name__ == "__main__":

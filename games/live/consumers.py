@@ -21,6 +21,7 @@ from django.db import DatabaseError
 from redis.exceptions import RedisError
 
 from accounts import selectors as accounts_selectors
+from bloqueio_site import jsontext
 from bloqueio_site.errors import ServiceError
 from chat import rooms as chat_rooms
 from chat import selectors as chat_selectors
@@ -77,6 +78,11 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
     heartbeat_seconds = HEARTBEAT_SECONDS
     idle_seconds = IDLE_SECONDS
     accepted = False
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        """Acks, hellos and errors through the same fast encoder as the shared frames."""
+        return jsontext.dumps(content)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.bucket = TokenBucket()

@@ -24,7 +24,6 @@ exact for its single process.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import uuid
 import weakref
@@ -34,6 +33,7 @@ import redis.asyncio as aioredis
 from autobahn.exception import Disconnected
 from django.conf import settings
 
+from bloqueio_site import jsontext
 from games.live.db import off_loop
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ AUDIT_SECONDS = 2.0
 # spectators arriving must not cost a frame per socket for each arrival.
 PRESENCE_EVERY = 0.25
 SUBSCRIBE_TIMEOUT = 5.0
-_dumps = json.JSONEncoder(separators=(",", ":")).encode
+_dumps = jsontext.dumps
 
 
 class Listener(Protocol):
@@ -328,7 +328,7 @@ class Hub:
         data = raw["data"]
         if data.startswith(self._origin_bytes):
             return  # ours, delivered locally when it was published: not even decoded
-        await self.deliver(topic, json.loads(data.split(b" ", 1)[1]))
+        await self.deliver(topic, jsontext.loads(data.split(b" ", 1)[1]))
 
     async def _catch_up_all(self) -> None:
         """After a lost subscription: the games that moved on meanwhile (one query finds

@@ -39,7 +39,7 @@ from rest_framework.test import APIClient
 from bloqueio_site.asgi import application
 from games import engine, selectors
 from games.models import Event, Game
-from tests.live.servers import daphnes, http_json
+from tests.live.servers import http_json, live_servers
 from tests.live.ws_client import seated_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -332,7 +332,7 @@ async def test_racing_rest_and_websocket_submissions_in_process():
 @pytest.mark.slow
 async def test_racing_submissions_across_two_live_servers(tmp_path):
     game, users = await seated_game("bloqueio")
-    with daphnes(2, tmp_path) as servers:
+    with live_servers(2, tmp_path) as servers:
         calls = itertools.count()
         lock = threading.Lock()
 

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from games import engine
 from games.models import Event, Game
 from tests.conftest import recorded_games
-from tests.live.servers import PrivateRedis, daphnes, http_json
+from tests.live.servers import PrivateRedis, http_json, live_servers
 from tests.live.ws_client import Client, seated_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -43,7 +43,7 @@ async def test_redis_restart_mid_game(tmp_path):
     redis = PrivateRedis(tmp_path)
     redis.start()
     try:
-        with daphnes(1, tmp_path, redis.url) as (server,):
+        with live_servers(1, tmp_path, redis.url) as (server,):
             players = [Client(u.username, server.ws, game.pk, u.auth_token.key, actions)
                        for u in users]
             watcher = Client("spectator", server.ws, game.pk)

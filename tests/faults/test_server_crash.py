@@ -6,46 +6,22 @@ import asyncio
 import signal
 
 import pytest
-import websockets
 from channels.db import database_sync_to_async
 
 from games import engine
 from games.models import Event
 from tests.conftest import recorded_games
-from tests.live.servers import daphnes
-from tests.live.ws_client import Client, seated_game
+from tests.live.servers import live_servers
+from tests.live.ws_client import Client, play_through_failover, seated_game, seen
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-
-async def play_through_failover(client: Client, fallback: str) -> None:
-    """Run the client; when its server dies, reconnect to `fallback`, sync, go on."""
-    while True:
-        try:
-            await client.run()
-            return
-        except (websockets.ConnectionClosed, OSError):
-            client.syncing = False
-            for _ in range(50):
-                try:
-                    await client.connect(fallback)
-                    break
-                except (OSError, websockets.InvalidHandshake):
-                    await asyncio.sleep(0.1)
-
-
-async def halfway(client: Client, plies: int) -> None:
-    """Returns once `client` has seen `plies` events (polling its list)."""
-    async with asyncio.timeout(60):
-        while len(client.events) < plies:  # noqa: ASYNC110 - the client has no event hook
-            await asyncio.sleep(0.01)
 
 
 async def test_killing_a_server_mid_game_loses_nothing(tmp_path):
     record = recorded_games()[7]
     game, users = await seated_game()
 
-    with daphnes(2, tmp_path) as (doomed, survivor):
+    with live_servers(2, tmp_path) as (doomed, survivor):
         clients = [Client(u.username, [doomed.ws, survivor.ws][i % 2], game.pk,
                           u.auth_token.key, record["actions"]) for i, u in enumerate(users)]
         clients += [Client("spectator-doomed", doomed.ws, game.pk),
@@ -53,7 +29,7 @@ async def test_killing_a_server_mid_game_loses_nothing(tmp_path):
         for client in clients:
             await client.connect()
         tasks = [asyncio.create_task(play_through_failover(c, survivor.ws)) for c in clients]
-        await halfway(clients[-1], record["plies"] // 2)
+        await seen(clients[-1], record["plies"] // 2)
         doomed.process.send_signal(signal.SIGKILL)
         await asyncio.to_thread(doomed.process.wait, 10)
         await asyncio.wait_for(asyncio.gather(*tasks), timeout=120)

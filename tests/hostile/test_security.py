@@ -32,7 +32,7 @@ from games.models import Event, Game, QueueEntry, Seat
 from games.ranked import matchmaking
 from tests.conftest import PASSWORD, make_user
 from tests.games.helpers import started_game
-from tests.live.servers import daphnes
+from tests.live.servers import live_servers
 from tests.ws_helpers import receive_type
 
 LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
@@ -178,7 +178,7 @@ async def test_an_allowed_origin_is_accepted():
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 async def test_a_live_server_answers_a_foreign_origin_with_403(tmp_path):
-    with daphnes(1, tmp_path) as (server,):
+    with live_servers(1, tmp_path) as (server,):
         with pytest.raises(websockets.InvalidStatus) as refused:
             await websockets.connect(f"{server.ws}/ws/ping/", open_timeout=10,
                                      additional_headers={"Origin": "http://evil.example"})

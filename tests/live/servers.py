@@ -1,4 +1,5 @@
-"""Real Daphne processes for end-to-end tests, sharing the test database and Redis."""
+"""Real server processes (Daphne or uvicorn, as bloqueio_site.serve runs them) for
+end-to-end tests, sharing the test database and Redis."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection
 
-from bloqueio_site.serve import daphne_args
+from bloqueio_site.serve import command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,44 +64,68 @@ def server_env(redis_url: str | None = None) -> dict[str, str]:
 def _wait_healthy(server: Server, deadline: float) -> None:
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
-            raise RuntimeError(f"daphne exited: {server.log.read_text()[-2000:]}")
+            raise RuntimeError(f"the server exited: {server.log.read_text()[-2000:]}")
         try:
             with urllib.request.urlopen(f"{server.http}/healthz", timeout=2) as response:
                 if response.status == 200:
                     return
         except OSError:
             time.sleep(0.2)
-    raise RuntimeError(f"daphne on {server.port} did not become healthy")
+    raise RuntimeError(f"the server on {server.port} did not become healthy")
 
 
-def start(tmp: Path, redis_url: str | None = None) -> Server:
+def start(tmp: Path, redis_url: str | None = None, server: str | None = None) -> Server:
+    """A server process as `python -m bloqueio_site.serve` runs it: `server` (daphne or
+    uvicorn), by default the one production runs (`SERVER`, else serve's default)."""
     port = free_port()
-    log = tmp / f"daphne-{port}.log"
+    log = tmp / f"server-{port}.log"
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", *daphne_args("127.0.0.1", port)],
+        command(["127.0.0.1", str(port)], server),
         cwd=ROOT, env=server_env(redis_url), stdout=log.open("wb"), stderr=subprocess.STDOUT,
     )
-    server = Server(port, process, log)
-    _wait_healthy(server, time.monotonic() + 60)
-    return server
+    found = Server(port, process, log)
+    _wait_healthy(found, time.monotonic() + 60)
+    return found
+
+
+def halt(process: subprocess.Popen[bytes]) -> None:
+    """Stop `process` if it still runs: SIGTERM, then SIGKILL after 10 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
 
 
 def stop(server: Server) -> None:
-    if server.process.poll() is None:
-        server.process.terminate()
-        try:
-            server.process.wait(10)
-        except subprocess.TimeoutExpired:
-            server.process.kill()
-            server.process.wait(10)
+    halt(server.process)
 
 
 @contextmanager
-def daphnes(count: int, tmp: Path, redis_url: str | None = None) -> Iterator[list[Server]]:
+def worker(tmp: Path, name: str = "worker") -> Iterator[subprocess.Popen[bytes]]:
+    """The background worker (`manage.py run_worker`, as `make run` starts it) on the
+    test database and Redis, logging to `tmp`/`name`.log (its path as `.log`)."""
+    log = tmp / f"{name}.log"
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "run_worker", "--tick", "0.1"],
+        cwd=ROOT, env=server_env(), stdout=log.open("ab"), stderr=subprocess.STDOUT)
+    process.log = log  # type: ignore[attr-defined]  # for the tests' failure messages
+    try:
+        yield process
+    finally:
+        halt(process)
+
+
+@contextmanager
+def live_servers(count: int, tmp: Path, redis_url: str | None = None,
+                 kinds: Sequence[str | None] = ()) -> Iterator[list[Server]]:
+    """`count` server processes; `kinds` names each one's server (default: the default)."""
     servers: list[Server] = []
     try:
-        for _ in range(count):
-            servers.append(start(tmp, redis_url))
+        for n in range(count):
+            servers.append(start(tmp, redis_url, kinds[n] if n < len(kinds) else None))
         yield servers
     finally:
         for server in servers:

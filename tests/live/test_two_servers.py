@@ -1,4 +1,6 @@
-"""Two real Daphne processes serve one game together through PostgreSQL and Redis."""
+"""Two real server processes serve one game together through PostgreSQL and Redis: one
+Daphne and one uvicorn, so both servers production can run are tested end to end (and a
+rolling switch from one to the other keeps every game going)."""
 
 from __future__ import annotations
 
@@ -6,9 +8,10 @@ import asyncio
 
 import pytest
 
+from bloqueio_site.serve import SERVERS
 from games import engine
 from tests.conftest import recorded_games
-from tests.live.servers import daphnes
+from tests.live.servers import live_servers
 from tests.live.ws_client import Client, seated_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -18,7 +21,7 @@ async def test_four_players_two_spectators_across_two_processes(tmp_path):
     record = recorded_games()[3]
     game, users = await seated_game()
 
-    with daphnes(2, tmp_path) as (one, two):
+    with live_servers(2, tmp_path, kinds=SERVERS) as (one, two):
         bases = [one.ws, two.ws]
         players = [Client(u.username, bases[i % 2], game.pk, u.auth_token.key, record["actions"])
                    for i, u in enumerate(users)]

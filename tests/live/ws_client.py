@@ -113,6 +113,35 @@ class Client:
             await self.ws.close()
 
 
+async def seen(client: Client, plies: int, seconds: float = 60) -> None:
+    """Return once `client` has received `plies` events (polling its list)."""
+    async with asyncio.timeout(seconds):
+        while len(client.events) < plies:  # noqa: ASYNC110 - the client has no event hook
+            await asyncio.sleep(0.01)
+
+
+async def play_through_failover(client: Client, fallback: str, attempts: int = 50,
+                                pause: float = 0.1) -> None:
+    """Run the client; whenever its connection drops (its server died), reconnect to
+    `fallback` (another server, or the load balancer), which answers a fresh `hello`,
+    then `sync` for what was missed, and go on until the game is over."""
+    while True:
+        try:
+            await client.run()
+            return
+        except (websockets.ConnectionClosed, OSError):
+            client.syncing = False
+        for _ in range(attempts):
+            try:
+                await client.connect(fallback)
+                break
+            except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed,
+                    TimeoutError):
+                await asyncio.sleep(pause)
+        else:
+            raise AssertionError(f"{client.name} could not reconnect to {fallback}")
+
+
 async def seated_game(kind: str = "bloqueio") -> tuple[Any, list[Any]]:
     """A started game of `kind` with alice, bob, carol and dave in seats 0-3 (as needed)."""
     from channels.db import database_sync_to_async

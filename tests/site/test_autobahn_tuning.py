@@ -12,7 +12,8 @@ from autobahn.websocket import protocol
 
 import bloqueio_site.asgi  # noqa: F401  (applies the patch, as Daphne's import does)
 from bloqueio_site.autobahn_tuning import quiet_autobahn
-from tests.live.servers import daphnes
+from bloqueio_site.serve import SERVERS
+from tests.live.servers import live_servers
 
 
 def test_the_asgi_app_blanks_autobahns_log_argument_helpers():
@@ -32,9 +33,11 @@ def test_nothing_is_patched_when_autobahn_debug_logging_is_on():
 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_a_message_over_daphnes_limit_is_closed_with_1009_and_a_reason(tmp_path):
-    """Past Daphne's 1 MiB message limit autobahn fails the connection; it must say so
-    with a close frame (1009), not drop the TCP connection bare."""
+@pytest.mark.parametrize("server", SERVERS)
+def test_a_message_over_the_limit_is_closed_with_1009_and_a_reason(tmp_path, server):
+    """Past the 1 MiB message limit the server fails the connection; it must say so with
+    a close frame (1009) and why, not drop the TCP connection bare (Daphne: autobahn's
+    fail-by-drop off; uvicorn: bloqueio_site.uvicorn_ws adds the reason)."""
 
     async def send_huge(ws_base: str) -> tuple[int | None, str | None]:
         async with websockets.connect(f"{ws_base}/ws/ping/", max_size=None,
@@ -45,7 +48,7 @@ def test_a_message_over_daphnes_limit_is_closed_with_1009_and_a_reason(tmp_path)
             received = closed.value.rcvd
             return (received.code, received.reason) if received else (None, None)
 
-    with daphnes(1, tmp_path) as (server,):
-        code, reason = asyncio.run(send_huge(server.ws))
+    with live_servers(1, tmp_path, kinds=[server]) as (running,):
+        code, reason = asyncio.run(send_huge(running.ws))
     assert code == 1009
     assert reason
