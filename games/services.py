@@ -9,7 +9,7 @@ what changed. Views, consumers, admin actions and bots all call these.
 
 from __future__ import annotations
 
-import json
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,7 +22,8 @@ from django.utils import timezone
 
 from accounts.bots import bot_account
 from accounts.models import User
-from games import engine
+from bloqueio_site import jsontext
+from games import engine, state_cache
 from games.errors import (
     AlreadyLeft,
     AlreadySeated,
@@ -104,7 +105,7 @@ def _for_update() -> str:
 def _store(game: Game, events: list[Event]) -> None:
     """Append `events` and save the game's projection (all of its fields), in two
     statements. The event log's unique (game, ply) and append-only trigger still hold."""
-    as_json, as_time = json.dumps, connection.ops.adapt_datetimefield_value
+    as_json, as_time = jsontext.dumps, connection.ops.adapt_datetimefield_value
     params: list[Any] = []
     for event in events:
         params += [game.pk, event.ply, event.seat, as_json(event.action), as_time(event.at)]
@@ -216,9 +217,28 @@ def _append(
         ratings.rate_bots(game=game, seats=seats, ranking=list(result.ranking), now=now)
     if result is not None:
         _ACTIVE_SEATS.pop(game.pk, None)
+        state_cache.drop(game.pk)
         seats = _seats(game)  # fresh: the final frame shows the new ratings
+    else:
+        _keep(game, seats, state)
     payload = _publish(game, seats, events, "finished" if result is not None else "events")
     return events, payload
+
+
+def _keep(game: Game, seats: list[Seat], state: engine.GameState) -> None:
+    """After commit, keep this game as written for the next move here (state_cache)."""
+    kept = copy.copy(game)  # the caller's instance may change; the snapshot never does
+    kept.clock = copy.deepcopy(game.clock)
+    transaction.on_commit(partial(state_cache.put, state_cache.Snapshot(kept, seats, state)))
+
+
+def _state_of(game: Game, rules: engine.Rules) -> engine.GameState:
+    """The engine state of the locked `game`: this process's snapshot at the row's ply
+    (the same events, so the same state), else rebuilt from the stored JSON."""
+    kept = state_cache.get(game.pk, game.ply)
+    if kept is None or kept.game.created_at != game.created_at:  # same id, another game
+        return rules.state_from_json(game.state)
+    return kept.state
 
 
 def validate_time_control(value: Any) -> dict[str, int] | None:
@@ -291,6 +311,9 @@ def _start_if_full(game: Game, seats: list[Seat], change: str) -> str:
     game.started_at = timezone.now()
     clocks.start(game, game.started_at)
     game.save(update_fields=["status", "started_at", "clock", "turn_started_at", "deadline"])
+    # The first move can then take the one-statement path too: every game of a tournament
+    # round or a load test starts at once, and their first moves come as one burst.
+    _keep(game, seats, engine.get(game.kind).state_from_json(game.state))
     return "started"
 
 
@@ -346,7 +369,9 @@ def start_ranked_game(
             [Seat(game=game, seat=i, user_id=uid) for i, uid in enumerate(user_ids)])
         clocks.start(game, now)
         game.save(update_fields=["clock", "turn_started_at", "deadline"])
-        _publish_game(game, _seats(game), "matched")
+        seats = _seats(game)
+        _keep(game, seats, rules.initial())
+        _publish_game(game, seats, "matched")
     return game
 
 
@@ -468,6 +493,9 @@ def submit_action(
     even with the clock worker down.
     """
     now = now or timezone.now()
+    done = _act_on_snapshot(game_id, user, action, ply, now, seat)
+    if done is not None:
+        return done
     with transaction.atomic():
         game, seats = _lock(game_id)
         if seat is None:
@@ -490,7 +518,7 @@ def _act(
     if ply != game.ply:
         raise StalePly(f"The game is at ply {game.ply}, not {ply}.")
     rules = engine.get(game.kind)
-    state = rules.state_from_json(game.state)
+    state = _state_of(game, rules)
     if state.turn != seat:
         raise NotYourTurn(f"It is seat {state.turn}'s turn.")
     try:
@@ -504,9 +532,90 @@ def _act(
     return Submitted(event=events[0], events=events, payload=payload)
 
 
+# The move as ONE statement (PostgreSQL): the projection is updated only if the row is
+# still exactly the snapshot the move was computed from (same ply, still active, same
+# turn start and deadline: the clock worker moves those without a ply; same creation
+# time: ids can be reused after a restore), and the events
+# are inserted only if that update matched. Under READ COMMITTED a concurrent writer's
+# UPDATE waits for the row and re-checks the WHERE on the committed row, so two writers
+# of one ply cannot both match; unique (game, ply) and the append-only trigger still hold.
+_MOVE_SQL = (
+    f"WITH moved AS (UPDATE {Game._meta.db_table} SET ply = %s, state = %s::jsonb, "
+    "clock = %s::jsonb, turn_started_at = %s, deadline = %s "
+    "WHERE id = %s AND ply = %s AND status = 'active' AND created_at = %s "
+    "AND turn_started_at IS NOT DISTINCT FROM %s AND deadline IS NOT DISTINCT FROM %s "
+    f"RETURNING id) INSERT INTO {Event._meta.db_table} (game_id, ply, seat, action, at) "
+    "SELECT moved.id, e.ply, e.seat, e.action::jsonb, e.at FROM moved, (VALUES {rows}) "
+    "AS e(ply, seat, action, at)"
+)
+_MOVE_ROW = "(%s::integer, %s::smallint, %s::text, %s::timestamptz)"
+
+
+def _act_on_snapshot(
+    game_id: int, user: AbstractBaseUser, action: Any, ply: int, now: datetime,
+    seat: int | None,
+) -> Submitted | None:
+    """A move from this process's snapshot of the game in one statement, or None when
+    the locked path must decide: no snapshot at `ply`, not PostgreSQL, a deadline passed,
+    anything refused (the locked path gives the authoritative refusal), a move that ends
+    the game (ratings are written with it), or a row changed since the snapshot."""
+    kept = state_cache.get(game_id, ply)
+    if kept is None or connection.vendor != "postgresql":
+        return None
+    game, seats, state = kept.game, kept.seats, kept.state
+    if game.status != Status.ACTIVE or (game.deadline is not None and now >= game.deadline):
+        return None
+    if seat is None:
+        seat = _seat_of(seats, user)
+    elif not any(s.seat == seat and s.user_id == user.pk for s in seats):
+        return None
+    rules = engine.get(game.kind)
+    if seat is None or state.turn != seat:
+        return None
+    try:
+        parsed = rules.parse_action(action)
+        if isinstance(parsed, engine.Pass):
+            return None
+        state = rules.apply(state, parsed)
+    except engine.EngineError:
+        return None
+    pending: list[tuple[int, dict[str, Any]]] = [(seat, parsed.to_json())]
+    while rules.must_pass(state):
+        pending.append((state.turn, {"type": "pass"}))  # type: ignore[arg-type]
+        state = rules.apply(state, engine.PASS)
+    if rules.result(state) is not None:
+        return None
+    turn_before = kept.state.turn
+    moved = copy.copy(game)
+    moved.clock = copy.deepcopy(game.clock)
+    events = [Event(game=moved, ply=game.ply + offset, seat=s, action=a, at=now)
+              for offset, (s, a) in enumerate(pending, start=1)]
+    moved.ply = game.ply + len(events)
+    moved.state = state.to_json()
+    clocks.advance(moved, turn_before, pending, now)
+    as_json, as_time = jsontext.dumps, connection.ops.adapt_datetimefield_value
+    params: list[Any] = [
+        moved.ply, as_json(moved.state), None if moved.clock is None else as_json(moved.clock),
+        as_time(moved.turn_started_at), as_time(moved.deadline),
+        game.pk, game.ply, as_time(game.created_at), as_time(game.turn_started_at),
+        as_time(game.deadline),
+    ]
+    for event in events:
+        params += [event.ply, event.seat, as_json(event.action), as_time(event.at)]
+    with connection.cursor() as cursor:
+        cursor.execute(_MOVE_SQL.format(rows=", ".join([_MOVE_ROW] * len(events))), params)
+        written = cursor.rowcount
+    if written != len(events):  # the row moved on without us: the snapshot is stale
+        state_cache.drop(game_id)
+        return None
+    _keep(moved, seats, state)
+    payload = _publish(moved, seats, events, "events")
+    return Submitted(event=events[0], events=events, payload=payload)
+
+
 def _leave_locked(game: Game, seats: list[Seat], seat: int, why: str, now: datetime) -> None:
     rules = engine.get(game.kind)
-    state = rules.state_from_json(game.state)
+    state = _state_of(game, rules)
     if not state.in_game[seat]:
         raise AlreadyLeft(f"Seat {seat} has already left the game.")
     state = rules.leave(state, seat, why)

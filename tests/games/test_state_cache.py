@@ -1,0 +1,199 @@
+"""The per-process game snapshots (games/state_cache.py) and the one-statement move:
+a snapshot is used only while the database agrees with it, and a move made from one
+writes exactly what the locked path writes."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from games import engine, services, state_cache
+from games.errors import GameOver, NotYourTurn, StalePly
+from games.models import Event, Game
+from games.projection import check
+from tests.games.helpers import started_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+OPENING = [{"type": "move", "to": [2, 5]}, {"type": "move", "to": [5, 8]},
+           {"type": "move", "to": [8, 5]}, {"type": "move", "to": [5, 2]}]
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> Iterator[None]:
+    state_cache.clear()
+    yield
+    state_cache.clear()
+
+
+def _move(game: Game, users: list[Any], action: dict[str, Any], ply: int | None = None
+          ) -> services.Submitted:
+    game.refresh_from_db()
+    return services.submit_action(game_id=game.pk, user=users[game.state["turn"]],
+                                  action=action, ply=game.ply if ply is None else ply)
+
+
+def _one_statement_moves(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Game ids of the moves that the one-statement path wrote."""
+    written: list[int] = []
+    real = services._act_on_snapshot
+
+    def spy(game_id: int, *args: Any) -> services.Submitted | None:
+        done = real(game_id, *args)
+        if done is not None:
+            written.append(game_id)
+        return done
+
+    monkeypatch.setattr(services, "_act_on_snapshot", spy)
+    return written
+
+
+def test_a_committed_move_leaves_the_state_it_reached(players):
+    game = started_game(players)
+    _move(game, players, OPENING[0])
+    game.refresh_from_db()
+    kept = state_cache.get(game.pk, 1)
+    assert kept is not None
+    assert kept.state.to_json() == game.state
+    assert state_cache.get(game.pk, 0) is None
+
+
+def test_moves_from_the_snapshot_write_what_the_locked_path_writes(players, monkeypatch,
+                                                                    published):
+    one_statement = _one_statement_moves(monkeypatch)
+    cached = started_game(players)
+    for action in OPENING:
+        _move(cached, players, action)
+    # every move, the first too: the game's start left the snapshot at ply 0
+    assert one_statement == [cached.pk] * len(OPENING)
+
+    uncached = started_game(players)
+    for action in OPENING:
+        state_cache.clear()
+        _move(uncached, players, action)
+    assert len(one_statement) == len(OPENING)
+
+    cached.refresh_from_db()
+    uncached.refresh_from_db()
+    for name in ("ply", "state", "status", "result", "clock"):
+        assert getattr(cached, name) == getattr(uncached, name)
+    assert check(cached) is None  # the projection is what the events derive
+    assert (list(Event.objects.filter(game=cached).values_list("ply", "seat", "action"))
+            == list(Event.objects.filter(game=uncached).values_list("ply", "seat", "action")))
+    # Each move was published after its commit, with the game it reached.
+    mine = [m for m in published if m.game_id == cached.pk]
+    assert [m.game["ply"] for m in mine][-4:] == [1, 2, 3, 4]
+    assert mine[-1].game["state"] == cached.state
+    assert [e["ply"] for m in mine for e in m.events] == [1, 2, 3, 4]
+
+
+def test_a_stale_snapshot_is_never_used_after_another_process_wrote(players, monkeypatch):
+    one_statement = _one_statement_moves(monkeypatch)
+    game = started_game(players)
+    _move(game, players, OPENING[0])
+    behind = state_cache.get(game.pk, 1)
+    assert behind is not None
+    _move(game, players, OPENING[1])
+    # Another process's view: its snapshot is still at ply 1, the game is at ply 2.
+    state_cache.clear()
+    state_cache.put(behind)
+    one_statement.clear()
+
+    with pytest.raises(StalePly):  # the old ply is refused, nothing written
+        services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=1)
+    assert Event.objects.filter(game=game).count() == 2
+
+    _move(game, players, OPENING[2])  # the current ply plays on from the database
+    game.refresh_from_db()
+    assert game.ply == 3
+    assert check(game) is None
+    assert one_statement == []  # both went through the locked row
+
+
+def test_a_snapshot_whose_clock_moved_since_is_not_written_over(players, monkeypatch):
+    one_statement = _one_statement_moves(monkeypatch)
+    game = started_game(players, ranked=True)
+    _move(game, players, OPENING[0])
+    one_statement.clear()
+    game.refresh_from_db()
+    # The clock worker moved the turn without a ply (giving back its downtime).
+    later = game.turn_started_at + timedelta(seconds=5)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=later,
+                                           deadline=game.deadline + timedelta(seconds=5))
+    _move(game, players, OPENING[1])
+    assert one_statement == []  # the row no longer matched the snapshot
+    game.refresh_from_db()
+    assert game.ply == 2
+    assert check(game) is None
+
+
+def test_a_reused_game_id_never_takes_the_old_games_snapshot(players):
+    game = started_game(players)
+    _move(game, players, OPENING[0])
+    kept = state_cache.get(game.pk, 1)
+    assert kept is not None
+    # Same id and ply, another game (a restored database): a different position.
+    other = engine.get("bloqueio").initial()
+    Game.objects.filter(pk=game.pk).update(state=other.to_json(),
+                                           created_at=kept.game.created_at.replace(year=2001))
+    with pytest.raises(NotYourTurn):  # seat 0 to move in the stored state, not seat 1
+        services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=1)
+
+
+def test_refusals_from_a_snapshot_come_from_the_locked_row(players):
+    game = started_game(players)
+    _move(game, players, OPENING[0])
+    with pytest.raises(NotYourTurn):
+        services.submit_action(game_id=game.pk, user=players[0], action=OPENING[1], ply=1)
+    with pytest.raises(StalePly):
+        services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=0)
+    assert Event.objects.filter(game=game).count() == 1
+
+
+def test_two_writers_of_one_ply_from_the_same_snapshot_write_once(players):
+    game = started_game(players)
+    _move(game, players, OPENING[0])
+    assert state_cache.get(game.pk, 1) is not None
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def write() -> None:
+        try:
+            barrier.wait()
+            services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=1)
+            outcomes.append("ok")
+        except StalePly:
+            outcomes.append("stale")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=write) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["ok", "stale"]
+    assert list(Event.objects.filter(game=game).values_list("ply", flat=True)) == [1, 2]
+
+
+def test_the_cache_is_bounded(players, monkeypatch):
+    monkeypatch.setattr(state_cache, "MAX_GAMES", 1)
+    first, second = started_game(players), started_game(players)
+    _move(first, players, OPENING[0])
+    _move(second, players, OPENING[0])
+    assert state_cache.get(first.pk) is None
+    assert state_cache.get(second.pk, 1) is not None
+
+
+def test_an_aborted_game_refuses_a_move_its_snapshot_would_allow(players):
+    game = started_game(players)
+    _move(game, players, OPENING[0])
+    services.abort_game(game_id=game.pk)  # no ply: the snapshot still says active
+    with pytest.raises(GameOver):
+        services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=1)
+    assert Event.objects.filter(game=game).count() == 1
