@@ -20,6 +20,13 @@ no SSL redirect since there is no TLS on loopback; the command docs/operations.m
 deploys, `python -m bloqueio_site.serve`; PostgreSQL from DATABASE_URL, Redis from
 REDIS_URL)
 and spreads the clients over them round-robin, as a load balancer would.
+
+`--haproxy K` puts K HAProxy processes running deploy/haproxy.cfg in front of the
+spawned servers instead (bench/balancer.py), clients spread over the proxies: every
+socket and REST call of one game then reaches one server, chosen by game id, as
+docs/scaling.md deploys it.
+
+    python bench/load.py --spawn 2 --haproxy 1 --games 50
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import websockets
+from balancer import Ports, proxies, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED = ROOT.parent / "shared" / "bench" / "games-bloqueio.jsonl"
@@ -76,10 +84,17 @@ def register(base: str, name: str) -> str:
 # -- server processes ---------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def free_port(first: int = 0, last: int = 0) -> int:
+    """A free loopback port: any (the kernel's choice), or the first free one in
+    [first, last] when a range is given (benchmarks sharing a machine keep to their own)."""
+    for port in range(first, last + 1) if first else [0]:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(sock.getsockname()[1])
+    raise SystemExit(f"no free port in {first}-{last}")
 
 
 def production_env() -> dict[str, str]:
@@ -98,41 +113,36 @@ def production_env() -> dict[str, str]:
 
 def daphne_command(port: int) -> list[str]:
     """The web process's command as deployed (docs/operations.md: `python -m
-    bloqueio_site.serve HOST PORT`, which sets Daphne's backlog and handshake timeout),
-    on 127.0.0.1:`port`. A tree from before that module (`--server-commit` of an old
-    revision) ran plain Daphne, as its Dockerfile did."""
+    bloqueio_site.serve HOST PORT`, which sets the server's backlog and handshake timeout,
+    and `SERVER` picks Daphne or uvicorn), on 127.0.0.1:`port`. A tree from before that
+    module (`--server-commit` of an old revision) ran plain Daphne, as its Dockerfile did."""
     if (ROOT / "bloqueio_site" / "serve.py").exists():
         return [sys.executable, "-m", "bloqueio_site.serve", "127.0.0.1", str(port)]
     return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
             "bloqueio_site.asgi:application"]
 
 
-def spawn(count: int, log_dir: Path, extra_env: dict[str, str] | None = None
-          ) -> list[tuple[str, subprocess.Popen[bytes]]]:
+def spawn(count: int, log_dir: Path, extra_env: dict[str, str] | None = None,
+          ports: tuple[int, int] = (0, 0)) -> list[tuple[str, subprocess.Popen[bytes]]]:
     """Start `count` servers (`extra_env` over production_env()), each logging to
-    `log_dir`/daphne-PORT.log, and wait until each answers /healthz."""
+    `log_dir`/daphne-PORT.log, on free ports (in `ports`, first and last, if given),
+    and wait until each answers /healthz."""
     env = {**production_env(), **(extra_env or {})}
     if not env.get("DATABASE_URL") or not env.get("REDIS_URL"):
         raise SystemExit("--spawn needs DATABASE_URL (PostgreSQL) and REDIS_URL set")
     servers = []
+    taken: set[int] = set()
     for _ in range(count):
-        port = free_port()
+        port = free_port(*ports)
+        while ports[0] and port in taken:  # bound by a server still starting
+            port = free_port(port + 1, ports[1])
+        taken.add(port)
         log = (log_dir / f"daphne-{port}.log").open("wb")
         proc = subprocess.Popen(daphne_command(port), cwd=ROOT, env=env, stdout=log,
                                 stderr=subprocess.STDOUT)
         servers.append((f"http://127.0.0.1:{port}", proc))
     for base, proc in servers:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=2):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    log = log_dir / f"daphne-{urlparse(base).port}.log"
-                    tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
-                    raise SystemExit(f"server {base} did not start:\n{tail}") from None
-                time.sleep(0.2)
+        wait_healthy(base, proc, 60, log_dir / f"daphne-{urlparse(base).port}.log")
     return servers
 
 
@@ -163,11 +173,35 @@ def process_usage(cpu0: dict[int, float]) -> tuple[dict[int, float], dict[int, f
             {pid: peak_rss_mib(pid) for pid in alive})
 
 
+def pids_named(*names: str) -> list[int]:
+    """Processes whose command name is one of `names` (e.g. PostgreSQL's backends)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() in names:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
 def peak_rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def start_profilers(pids: list[int], prefix: str, gil: bool) -> list[subprocess.Popen[bytes]]:
+    """py-spy sampling each of `pids` (200 Hz, raw collapsed stacks to PREFIX-PID.txt)
+    until it is sent SIGINT."""
+    py_spy = str(Path(sys.executable).with_name("py-spy"))
+    return [subprocess.Popen([py_spy, "record", "--nonblocking", "--format", "raw", "-r", "200",
+                              "-p", str(pid), "-o", f"{prefix}-{pid}.txt",
+                              *(["--gil"] if gil else [])],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for pid in pids]
 
 
 # -- the game clients ---------------------------------------------------------------------
@@ -297,7 +331,11 @@ async def main_async(args: argparse.Namespace, bases: list[str],
                 batch = []
     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in batch)), 60)
     pids = pids or daphne_pids()
+    profilers = start_profilers(pids, args.profile, args.profile_gil) if args.profile else []
     cpu0 = {pid: cpu_seconds(pid) for pid in pids}
+    # The machine's PostgreSQL and Redis, whoever else uses them meanwhile (so an upper
+    # bound for this run's share on a shared machine).
+    services0 = {pid: cpu_seconds(pid) for pid in pids_named("postgres", "redis-server")}
     client0 = time.process_time()
     started = time.perf_counter()
     ready.set()
@@ -310,6 +348,10 @@ async def main_async(args: argparse.Namespace, bases: list[str],
     client_cpu = time.process_time() - client0
     stop.set()
     cpu, rss = process_usage(cpu0)
+    services_cpu = sum(process_usage(services0)[0].values())
+    for profiler in profilers:  # py-spy writes its samples when interrupted
+        profiler.send_signal(2)
+        profiler.wait(30)
     results = await asyncio.gather(*tasks, return_exceptions=True)
     failures = [repr(r) for r in results if isinstance(r, BaseException)]
     latencies = sorted(x for r in runs for x in r.latencies)
@@ -333,6 +375,7 @@ async def main_async(args: argparse.Namespace, bases: list[str],
         "server_cpu_s": round(sum(cpu.values()), 2),
         "server_cpu_ms_per_move": round(1000 * sum(cpu.values()) / moves, 2) if moves else None,
         "client_cpu_s": round(client_cpu, 2),
+        "postgres_redis_cpu_s": round(services_cpu, 2),
         "server_peak_rss_mib": [round(v, 1) for v in rss.values()],
         "unfinished_games": sum(not r.done.is_set() for r in runs),
     }
@@ -351,27 +394,57 @@ def main() -> None:
     parser.add_argument("--setup-concurrency", type=int, default=16,
                         help="sign-ups, creations and joins in flight at once")
     parser.add_argument("--json", action="store_true", help="print one JSON line only")
+    parser.add_argument("--ports", default="",
+                        help="FIRST-LAST: spawn servers on free ports of this range only")
+    parser.add_argument("--server", choices=["daphne", "uvicorn"], default=None,
+                        help="the spawned servers' SERVER (default: serve's own default)")
+    parser.add_argument("--haproxy", type=int, default=0, metavar="K",
+                        help="K HAProxy processes (deploy/haproxy.cfg) in front of the "
+                             "spawned servers; clients connect to them")
+    parser.add_argument("--profile", default="",
+                        help="PREFIX: py-spy record (raw stacks) of each server during play "
+                             "to PREFIX-PID.txt")
+    parser.add_argument("--profile-gil", action="store_true",
+                        help="with --profile: only samples holding the GIL")
     args = parser.parse_args()
     spawned: list[tuple[str, subprocess.Popen[bytes]]] = []
     if args.spawn:
         log_dir = ROOT / "test-artifacts"
         log_dir.mkdir(exist_ok=True)
-        spawned = spawn(args.spawn, log_dir)
+        first, _, last = args.ports.partition("-")
+        extra = {"SERVER": args.server} if args.server else {}
+        spawned = spawn(args.spawn, log_dir, extra,
+                        (int(first), int(last or first)) if first else (0, 0))
         bases = [b for b, _ in spawned]
     else:
         bases = args.base or ["http://127.0.0.1:8000"]
+    if args.haproxy and not args.spawn:
+        raise SystemExit("--haproxy needs --spawn")
     for base in bases:
         if urlparse(base).hostname not in LOCAL_HOSTS:
             raise SystemExit(f"refusing non-loopback target {base}")
+    pids = [proc.pid for _, proc in spawned]
     try:
-        report = asyncio.run(main_async(args, bases, [proc.pid for _, proc in spawned]))
+        if args.haproxy:
+            ports = Ports(*(int(p) for p in (args.ports or "9150-9199").split("-")))
+            sockets = args.games * (4 + args.spectators)
+            with proxies(args.haproxy, bases, ports, -(-sockets // args.haproxy)) as started:
+                report = asyncio.run(main_async(args, [b for b, _ in started], pids))
+            report["haproxy"] = f"{args.haproxy} x deploy/haproxy.cfg"
+        else:
+            report = asyncio.run(main_async(args, bases, pids))
     finally:
         for _, proc in spawned:
             proc.terminate()
-            proc.wait(10)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:  # uvicorn waits for its sockets to close
+                proc.kill()
+                proc.wait(10)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                             capture_output=True, text=True).stdout.strip()
-    report.update(commit=commit, machine=f"{os.cpu_count()} cores, {platform.machine()}, "
+    report.update(commit=commit, server=args.server or "default",
+                  machine=f"{os.cpu_count()} cores, {platform.machine()}, "
                   f"Python {platform.python_version()}")
     if args.json:
         print(json.dumps(report))

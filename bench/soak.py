@@ -27,6 +27,21 @@ test-artifacts/ and prints the functions with the most own samples.
 Users and their tokens are created straight in DATABASE_URL's database (it must be the
 server's); games are created and joined over the REST API. The clients run in --workers
 processes (see bench/wsbench.py), so the client is not one saturated event loop.
+
+--haproxy K puts K HAProxy processes (deploy/haproxy.cfg, rendered for the spawned
+servers) in front of the servers and spreads the clients over them: each game's sockets
+then sit on one server process, chosen by game id (docs/scaling.md). K > 1 because an
+HAProxy holds two file descriptors per client (its side and the server's) and the
+machine may cap a process below 2 x the sockets (`ulimit -Hn`); K balancers with the
+same configuration route every game alike. Spawned servers and proxies listen on
+--ports (default 9100-9199).
+
+    .venv/bin/python bench/soak.py --spawn 2 --haproxy 2 --sockets 10000 --games 500
+
+The open-file limit is raised to the hard limit first (the servers and the client
+processes inherit it); a run the limit cannot hold stops before it starts. The report
+ends with the two checks: total server RSS under 1 GiB at its peak, and every probe
+move delivered to every socket of its game.
 """
 
 from __future__ import annotations
@@ -34,6 +49,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import secrets
 import sys
 import time
@@ -41,8 +57,12 @@ from concurrent.futures import ThreadPoolExecutor
 from itertools import cycle
 from typing import Any
 
+import load
 import wsbench
+from balancer import Ports, proxies
 from load import RECORDED
+
+GIB_MIB = 1024
 
 
 def log(message: str) -> None:
@@ -198,6 +218,42 @@ def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str
     }
 
 
+def raise_fd_limit(args: argparse.Namespace) -> None:
+    """Soft open-file limit up to the hard one; stop if a process would need more."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    spare = 200  # listeners, logs, pools, Redis and PostgreSQL connections, pipes
+    needs = {"a client process": -(-args.sockets // args.workers) + spare}
+    if args.spawn:
+        needs["a server process"] = -(-args.sockets // args.spawn) + spare
+    if args.haproxy:
+        needs["an HAProxy"] = 2 * -(-args.sockets // args.haproxy) + spare
+    for who, count in needs.items():
+        if count > hard:
+            raise SystemExit(f"{who} needs ~{count} open files, over the hard limit {hard} "
+                             "(`ulimit -Hn`): spread the sockets over more of them")
+
+
+def run_behind(args: argparse.Namespace, bases: list[str], pids: list[int], ports: Ports
+               ) -> dict[str, Any]:
+    """`run`, through --haproxy proxies if asked; then the two checks."""
+    if args.haproxy:
+        per_proxy = -(-args.sockets // args.haproxy)
+        with proxies(args.haproxy, bases, ports, per_proxy) as started:
+            report = run(args, [b for b, _ in started], pids)
+            report["haproxy"] = f"{args.haproxy} x deploy/haproxy.cfg in front of {len(bases)}"
+            report["haproxy_peak_rss_mib"] = [round(load.peak_rss_mib(p.pid), 1)
+                                              for _, p in started]
+    else:
+        report = run(args, bases, pids)
+    report["check_rss_under_1_gib"] = report["rss_peak_total_mib"] < GIB_MIB
+    report["check_probe_reached_every_socket"] = (
+        report["probe_moves"] > 0 and report["probe_lost"] == 0
+        and report["probe_dropped"] == 0 and report["probe_incomplete_moves"] == 0)
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", action="append", help="server URL (repeat for several)")
@@ -212,8 +268,19 @@ def main() -> None:
     parser.add_argument("--probe-games", type=int, default=20)
     parser.add_argument("--probe-moves", type=int, default=2, help="moves per probe game")
     parser.add_argument("--settle", type=float, default=5, help="seconds after closing")
+    parser.add_argument("--haproxy", type=int, default=0, metavar="K",
+                        help="K HAProxy processes in front of the spawned servers")
+    parser.add_argument("--ports", default="9100-9199",
+                        help="FIRST-LAST: ports for spawned servers and proxies")
     wsbench.add_run_options(parser, "opening and while holding")
-    wsbench.run_and_report(parser.parse_args(), run)
+    args = parser.parse_args()
+    if args.haproxy and not args.spawn:
+        raise SystemExit("--haproxy needs --spawn")
+    first, _, last = args.ports.partition("-")
+    ports = Ports(int(first), int(last or first))
+    load.free_port = ports.take  # where wsbench's spawn (load.spawn) looks for a port
+    raise_fd_limit(args)
+    wsbench.run_and_report(args, lambda a, bases, pids: run_behind(a, bases, pids, ports))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,95 @@
+"""HAProxy in front of spawned servers, for the benchmarks (bench/load.py, bench/soak.py).
+
+The proxies run deploy/haproxy.cfg rendered for the servers (deploy/haproxy_config.py),
+as docs/scaling.md deploys it: every socket and REST call of one game reaches one server
+process, chosen by game id. Ports come from a range of their own (`Ports`), so benchmarks
+sharing a machine with the test suite never race it for a port.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+# deploy/ is a directory of scripts, not a package.
+sys.path.insert(0, str(ROOT / "deploy"))
+import haproxy_config  # noqa: E402
+
+HAPROXY = Path("/usr/sbin/haproxy")
+
+
+def wait_healthy(base: str, proc: subprocess.Popen[bytes], seconds: float, log: Path) -> None:
+    """Return once `base`/healthz answers; stop the benchmark, with the tail of `log`, if
+    `proc` exits or `seconds` pass first."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=2):
+                return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+                raise SystemExit(f"{base} did not start:\n{tail}") from None
+            time.sleep(0.2)
+
+
+class Ports:
+    """Free loopback ports from [first, last], each handed out once."""
+
+    def __init__(self, first: int, last: int) -> None:
+        self.candidates = iter(range(first, last + 1))
+        self.span = f"{first}-{last}"
+
+    def take(self, *_: Any) -> int:
+        for port in self.candidates:
+            with socket.socket() as sock:
+                try:
+                    sock.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                return port
+        raise SystemExit(f"no free port left in {self.span}")
+
+
+@contextmanager
+def proxies(count: int, servers: list[str], ports: Ports, per_proxy: int
+            ) -> Iterator[list[tuple[str, subprocess.Popen[bytes]]]]:
+    """`count` HAProxy processes running deploy/haproxy.cfg for `servers`: (URL, process)."""
+    if not HAPROXY.exists():
+        raise SystemExit(f"{HAPROXY} is missing: apt-get install haproxy")
+    log_dir = ROOT / "test-artifacts"
+    log_dir.mkdir(exist_ok=True)
+    config = log_dir / "bench-haproxy.cfg"
+    config.write_text(haproxy_config.render([s.removeprefix("http://") for s in servers]))
+    started: list[tuple[str, subprocess.Popen[bytes]]] = []
+    try:
+        for _ in range(count):
+            port, stats = ports.take(), ports.take()
+            env = {**os.environ, "HAPROXY_BIND": f"127.0.0.1:{port}",
+                   "HAPROXY_STATS_BIND": f"127.0.0.1:{stats}",
+                   "HAPROXY_MAXCONN": str(per_proxy + 100)}
+            log = (log_dir / f"haproxy-{port}.log").open("wb")
+            started.append((f"http://127.0.0.1:{port}", subprocess.Popen(
+                [str(HAPROXY), "-db", "-f", str(config)], env=env, stdout=log,
+                stderr=subprocess.STDOUT)))
+        for base, proc in started:
+            wait_healthy(base, proc, 30, log_dir / f"haproxy-{urlparse(base).port}.log")
+        yield started
+    finally:
+        for _, proc in started:
+            proc.terminate()
+        for _, proc in started:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
