@@ -6,7 +6,7 @@ from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from accounts import selectors, services
+from accounts import bots, selectors, services
 from accounts.forms import RegisterForm
 from accounts.models import User
 from games.boards.colours import kind_label, seat_name
@@ -39,4 +39,6 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "accounts/profile.html", {
         "profile_user": user, "profile": data, "ratings": ratings, "recent": recent,
         "kind_labels": {r["kind"]: r["label"] for r in ratings},
+        # A bot's page names the computer and its level, not the account's username.
+        "display_name": bots.label(user),
     })

@@ -20,11 +20,12 @@ from django.http import (
     JsonResponse,
 )
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from bloqueio_site import strict_json
 from bloqueio_site.errors import ServiceError
-from games import engine, selectors, services
+from games import bots, engine, selectors, services
 from games.boards import board_css, board_spec, render_svg
 from games.boards.colours import kind_label, seat_styles
 from games.live import presence
@@ -41,6 +42,8 @@ TIME_CONTROLS = {
     "1800+20": ("30 min + 20 s", 1800, 20),
 }
 MY_GAMES = 12
+# The lobby's "Play against the computer" form: its levels, in the order offered.
+BOT_LEVELS = [(level, level.capitalize()) for level in bots.LEVELS]
 
 
 def _game_or_404(game_id: int) -> Game:
@@ -81,10 +84,29 @@ def lobby(request: HttpRequest) -> HttpResponse:
                  "won": bool(s.game.result and s.game.result.get("winner") == s.seat)}
                 for s in seats]
     kinds = _kinds()
+    # One level select per seat besides yours, for the kind with the most seats; the
+    # ones past the chosen kind's seats are optional ("none") and hidden by lobby.js.
+    fewest = min(k["players"] for k in kinds)
+    bot_seats = [{"seat": seat, "optional": seat >= fewest}
+                 for seat in range(1, max(k["players"] for k in kinds))]
     return render(request, "games/lobby.html", {
         "kinds": kinds, "time_controls": TIME_CONTROLS, "my_games": mine,
+        "bot_levels": BOT_LEVELS, "bot_seats": bot_seats,
         "lobby_data": {"kinds": kinds, "user": request.user.username or None},
     })
+
+
+def _computer_levels(request: HttpRequest) -> list[str] | None:
+    """The bot levels chosen in the "Play against the computer" form, seat by seat
+    ("none" selects left out); None when the post came from another form."""
+    if request.POST.get("opponents") != "computer":
+        return None
+    return [level for level in request.POST.getlist("bots") if level]
+
+
+def _back_to_form(request: HttpRequest, detail: str, computer: bool) -> HttpResponse:
+    messages.error(request, detail)
+    return redirect(reverse("home") + ("#computer" if computer else ""))
 
 
 @login_required
@@ -92,6 +114,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest) -> HttpResponse:
     kind = request.POST.get("kind", "")
     tc_key = request.POST.get("time_control", "")
+    levels = _computer_levels(request)
+    computer = levels is not None
+    if computer and kind in engine.KINDS:
+        others = engine.get(kind).info.seats - 1
+        if len(levels) < others:  # more than `others` is the service's too_many_bots
+            return _back_to_form(request, "Pick the computer's level for every other seat "
+                                 f"(this game has {others}).", computer)
     if tc_key in TIME_CONTROLS:
         _, initial, increment = TIME_CONTROLS[tc_key]
         time_control = None if initial is None else {"initial": initial, "increment": increment}
@@ -99,15 +128,13 @@ def create(request: HttpRequest) -> HttpResponse:
         initial, increment = (int(part) for part in tc_key.split("+"))
         time_control = {"initial": initial, "increment": increment}  # the service checks it
     else:
-        messages.error(request, "Pick a time control from the list.")
-        return redirect("home")
+        return _back_to_form(request, "Pick a time control from the list.", computer)
     try:
         game = services.create_game(user=request.user, kind=kind,
                                     ranked=request.POST.get("ranked") == "1",
-                                    time_control=time_control)
+                                    time_control=time_control, bots=levels or [])
     except ServiceError as exc:
-        messages.error(request, exc.detail)
-        return redirect("home")
+        return _back_to_form(request, exc.detail, computer)
     return redirect("game", game_id=game.pk)
 
 
@@ -146,6 +173,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "me": {"username": request.user.username or None, "seat": seat,
                "moderator": request.user.has_perm("moderation.delete_message")},
         "label": kind_label(game.kind),
+        # For "Add bot" on the empty seats of a waiting casual game (game.js).
+        "bot_levels": [{"level": level, "label": text} for level, text in BOT_LEVELS],
     }
     can_join = (game.status == Status.WAITING and user_id is not None and seat is None)
     return render(request, "games/game.html", {

@@ -5,7 +5,7 @@
 // viewer's legal actions (from the API), answers its questions (`check`: the engine's
 // reason for a refusal) and sends the actions it makes.
 
-import { get, readData } from "./api.js";
+import { del, el, get, post, readData } from "./api.js";
 import { chip, clockBase, clockNow, formatClock, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
 import { createChat } from "./chat.js";
 import { GameSocket } from "./socket.js";
@@ -58,6 +58,7 @@ function render() {
   $("resign").hidden = !(game.status === "active" && mySeat !== null && game.state.in_game[mySeat]);
   $("notation-form").hidden = !(game.status === "active" && mySeat !== null && game.state.in_game[mySeat]);
   $("waiting").hidden = game.status !== "waiting";
+  $("waiting-bots").hidden = !canSeatBots();
   board.el.dataset.ply = game.ply;
   board.el.dataset.status = game.status;
   chat.setView(game, mySeat);
@@ -68,7 +69,7 @@ function render() {
 function renderPresence() {
   renderPlayers($("players"), game, spec, {
     presence, clocks: clockNow(game.clocks, clocks, clocksAt, performance.now()), me: mySeat,
-    notes: (state, seat) => family.seatNotes(state, seat, spec),
+    notes: (state, seat) => family.seatNotes(state, seat, spec), tools: seatTools,
   });
   $("spectators").textContent = presence ? String(presence.spectators ?? 0) : "0";
 }
@@ -100,6 +101,54 @@ function tickClocks() {
     node.textContent = formatClock(ms);
     node.classList.toggle("low", ms < 20000);
   }
+}
+
+// -- the computer on empty seats ---------------------------------------------------------
+// A seated player of a waiting casual game puts a bot (at a chosen level) on an empty
+// seat or takes one off, through the API; the game's socket frames then repaint every
+// viewer's page, as for a join. Ranked games are for people only.
+
+const botChoice = new Map(); // seat -> level picked, kept across repaints
+
+function canSeatBots() {
+  return game.status === "waiting" && !game.ranked && mySeat !== null;
+}
+
+function seatTools(seat, info) {
+  if (!canSeatBots()) return null;
+  const name = spec.seats[seat].name;
+  if (info.bot) {
+    return el("div", { class: "seat-bot" }, el("button", {
+      type: "button", class: "btn secondary small", "data-remove-bot": seat,
+      "aria-label": `Remove the computer from ${name}`,
+      onclick: (e) => changeBots(e.currentTarget, "Could not remove the bot", () => del(`/api/games/${game.id}/bots/${seat}/`)),
+    }, "Remove"));
+  }
+  if (info.username) return null;
+  const select = el("select", { "aria-label": `Computer level for ${name}`, "data-bot-level": seat,
+    onchange: (e) => botChoice.set(seat, e.currentTarget.value) },
+  data.bot_levels.map((l) => el("option", { value: l.level }, l.label)));
+  if (botChoice.has(seat)) select.value = botChoice.get(seat);
+  return el("div", { class: "seat-bot" }, select, el("button", {
+    type: "button", class: "btn small", "data-add-bot": seat, "aria-label": `Add the computer as ${name}`,
+    onclick: (e) => changeBots(e.currentTarget, "Could not add the bot", () => post(`/api/games/${game.id}/bots/`, { level: select.value, seat })),
+  }, "Add bot"));
+}
+
+async function changeBots(button, failure, request) {
+  button.disabled = true;
+  const res = await request();
+  if (!res.ok) {
+    const body = res.data || {};
+    say(`${failure}: ${body.detail || body.code || `error ${res.status}`}`, "error");
+    msg.dataset.code = body.code || "";
+    button.disabled = false;
+    return;
+  }
+  say("");
+  // The socket brings the same change to everyone; the answer just saves the wait (and
+  // is dropped once the game has moved on, e.g. started and a bot already played).
+  if (game.status === "waiting") { takeGame(res.data); render(); refreshLegal(); }
 }
 
 // -- legal actions and reasons ------------------------------------------------------------

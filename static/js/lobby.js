@@ -1,6 +1,7 @@
 // The lobby: open and live games from /ws/lobby/ (a snapshot, then every change),
-// ranked matchmaking (hidden when the server has no /api/matchmaking/ yet), and
-// personal notifications from /ws/me/ (a ranked match found, a game started).
+// ranked matchmaking (hidden when the server has no /api/matchmaking/ yet), the
+// "Play against the computer" form (one level select per other seat of the chosen
+// game), and personal notifications from /ws/me/ (a ranked match found, a game started).
 
 import { csrfToken, del, el, get, post, readData } from "./api.js";
 import { LiveSocket } from "./socket.js";
@@ -14,7 +15,7 @@ function seatChips(game) {
   const styles = labels[game.kind] ? labels[game.kind].seats : [];
   return el("span", { class: "seats-inline" }, game.seats.map((s, i) => el("span", {},
     el("span", { class: "chip", style: `background:${styles[i] ? styles[i].colour : "#e2e8f0"};width:1.2rem;height:1.2rem;font-size:.7rem;margin-right:.2rem;vertical-align:-.2rem`, "aria-hidden": "true" }, styles[i] ? styles[i].initial : i),
-    s.username || "open")));
+    s.bot ? [`Computer (${s.bot}) `, el("span", { class: "pill bot" }, "bot")] : s.username || "open")));
 }
 
 function tc(game) {
@@ -70,6 +71,38 @@ const lobby = new LiveSocket("/ws/lobby/", {
   onStatus(online) { $("offline").hidden = online; },
 });
 window.bloqueioLobby = lobby;
+
+// -- play against the computer -----------------------------------------------------------
+// The form posts as it is (it works without JavaScript: a select per seat of the game
+// with the most seats, "None" past the smaller games' seats). Here it shows just the
+// chosen game's other seats, named by their colour, and leaves the others out.
+
+const computerKind = $("computer-kind");
+if (computerKind) {
+  const fit = () => {
+    const kind = labels[computerKind.value];
+    let previous = null;
+    for (const field of document.querySelectorAll("#computer-seats [data-seat]")) {
+      const seat = Number(field.dataset.seat);
+      const used = Boolean(kind) && seat < kind.players;
+      const select = field.querySelector("select");
+      field.hidden = !used;
+      select.disabled = !used;
+      const none = select.querySelector('option[value=""]');
+      if (none) none.hidden = used;
+      if (used) {
+        if (!select.value) select.value = previous ? previous.value : select.options[none ? 1 : 0].value;
+        const style = kind.seats[seat];
+        field.querySelector("label").replaceChildren(
+          style ? el("span", { class: "chip", style: `background:${style.colour};color:${style.ink || "#0f172a"};width:1.2rem;height:1.2rem;font-size:.7rem`, "aria-hidden": "true" }, style.initial) : "",
+          " ", style ? style.name : `Seat ${seat + 1}`);
+        previous = select;
+      }
+    }
+  };
+  computerKind.addEventListener("change", fit);
+  fit();
+}
 
 // -- ranked play --------------------------------------------------------------------------
 

@@ -9,10 +9,23 @@ const REASONS = {
   stalemate: "nobody could move", score: "on score", aborted: "the game was aborted",
 };
 
+// The computer is named by its level wherever a player is named ("Computer (hard)"),
+// never by its account's username; seat JSON says `bot: level | null`.
+export const botName = (level) => `Computer (${level})`;
+
 export function seatLabel(game, spec, seat) {
   const s = spec.seats[seat];
-  const user = game.seats[seat] && game.seats[seat].username;
+  const info = game.seats[seat];
+  if (info && info.bot) return `${s.name} (Computer, ${info.bot})`;
+  const user = info && info.username;
   return user ? `${s.name} (${user})` : s.name;
+}
+
+// A player's name as a link to their profile; the computer's with a "bot" badge.
+export function playerLink(info) {
+  const href = `/users/${encodeURIComponent(info.username)}/`;
+  if (!info.bot) return el("a", { href }, info.username);
+  return el("span", { class: "bot-name" }, el("a", { href }, botName(info.bot)), el("span", { class: "pill bot" }, "bot"));
 }
 
 export function chip(spec, seat) {
@@ -46,8 +59,9 @@ export function clockNow(clocks, base, receivedAt, now) {
   return base.map((ms, seat) => (clocks.running === seat && ms !== null ? ms - (now - receivedAt) : ms));
 }
 
-// notes(state, seat): the board module's per-seat facts ("5 barriers", "score -12").
-export function renderPlayers(list, game, spec, { presence = null, clocks = null, state = null, me = null, notes = () => [] } = {}) {
+// notes(state, seat): the board module's per-seat facts ("5 barriers", "score -12");
+// tools(seat, info): controls under a seat (the game page's "Add bot" / "Remove"), or null.
+export function renderPlayers(list, game, spec, { presence = null, clocks = null, state = null, me = null, notes = () => [], tools = () => null } = {}) {
   const st = state || game.state;
   list.replaceChildren(...spec.seats.map((s, seat) => {
     const info = game.seats[seat] || {};
@@ -67,10 +81,9 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
     },
       chip(spec, seat),
       el("span", { class: "name" },
-        info.username ? el("a", { href: `/users/${encodeURIComponent(info.username)}/` }, info.username)
-          : el("span", { class: "muted" }, "open seat"),
+        info.username ? playerLink(info) : el("span", { class: "muted" }, "open seat"),
         seat === me ? " (you)" : "",
-        online === null || !info.username ? null : el("span", {
+        online === null || !info.username || info.bot ? null : el("span", {
           class: `dot${online ? " on" : ""}`, title: online ? "online" : "offline",
           role: "img", "aria-label": online ? "online" : "offline",
         }),
@@ -78,7 +91,8 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
       clockText ? el("span", {
         class: `clock${running ? " running" : ""}${clocks[seat] < 20000 ? " low" : ""}`,
         "data-seat": seat, "aria-label": `${s.name} clock ${clockText}`,
-      }, clockText) : el("span"));
+      }, clockText) : el("span"),
+      tools(seat, info));
   }));
 }
 
@@ -144,8 +158,14 @@ function playAgain(game) {
     return el("p", { style: "margin:.5rem 0 0" }, el("a", { class: "btn small", href: "/#create" }, "New game"));
   }
   const tc = game.time_control ? `${game.time_control.initial}+${game.time_control.increment}` : "";
+  // Against the computer (a bot on every other seat): the same bots again, at once.
+  const bots = game.seats.filter((s) => s.bot).map((s) => s.bot);
+  const computer = bots.length === game.seats.length - 1 ? [
+    el("input", { type: "hidden", name: "opponents", value: "computer" }),
+    ...bots.map((level) => el("input", { type: "hidden", name: "bots", value: level }))] : [];
   return el("form", { method: "post", action: "/games/new/", class: "toolbar", style: "margin:.5rem 0 0" },
     el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: token }),
+    ...computer,
     el("input", { type: "hidden", name: "kind", value: game.kind }),
     el("input", { type: "hidden", name: "time_control", value: tc }),
     el("input", { type: "hidden", name: "ranked", value: "0" }),

@@ -1,6 +1,7 @@
 // The profile page: a rating-history chart (SVG) per kind the player has a rating in,
 // from GET /api/users/{username}/rating-history/{kind}/ ([{game, at, rating}]).
-// Says "not available" when the server has no rating history yet (404).
+// Says "not available" when the server has no rating history yet (404). A bot's
+// ratings (data.bot, its level) come from its casual games against people.
 
 import { el, get, readData } from "./api.js";
 
@@ -49,7 +50,10 @@ function kindsOf(ratings) {
 
 async function load() {
   const kinds = kindsOf(data.ratings);
-  if (!kinds.length) { box.replaceChildren(el("p", { class: "empty" }, "No rated games yet.")); return; }
+  if (!kinds.length) {
+    box.replaceChildren(el("p", { class: "empty" }, data.bot ? "No games against people yet." : "No rated games yet."));
+    return;
+  }
   const parts = [];
   for (const kind of kinds) {
     const res = await get(`/api/users/${encodeURIComponent(data.username)}/rating-history/${encodeURIComponent(kind)}/`);

@@ -9,6 +9,7 @@ server process sees their rows. Screenshots go to `test-artifacts/`.
 from __future__ import annotations
 
 import os
+import subprocess
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.live.servers import ROOT, Server, start, stop
+from tests.live.servers import worker as background_worker
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
@@ -34,6 +36,14 @@ def server(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any) 
         yield daphne
     finally:
         stop(daphne)
+
+
+@pytest.fixture
+def worker(server: Server, tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """The background worker on the test database: it plays the bots' turns. Per test,
+    so it has stopped before the test's rows are flushed."""
+    with background_worker(tmp_path) as process:
+        yield process
 
 
 def run_in_browser(server: Server, scenario: Callable[[Callable[..., Any]], None]) -> None:

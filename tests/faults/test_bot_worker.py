@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,28 +17,10 @@ from accounts.models import User
 from games import engine, selectors, services
 from games.models import Event, Game
 from tests.conftest import make_user
-from tests.live.servers import ROOT, daphnes, server_env
+from tests.live.servers import live_servers, worker
 from tests.live.ws_client import Client
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-
-@contextmanager
-def worker(tmp: Path, name: str = "worker") -> Iterator[subprocess.Popen[bytes]]:
-    log = tmp / f"{name}.log"
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "run_worker", "--tick", "0.1"],
-        cwd=ROOT, env=server_env(), stdout=log.open("ab"), stderr=subprocess.STDOUT)
-    try:
-        yield process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
 
 
 def wait_for(condition, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
@@ -72,7 +50,7 @@ async def test_a_bot_game_runs_to_the_end_through_the_worker(tmp_path: Path) -> 
     alice = await database_sync_to_async(make_user)("alice")
     game = await database_sync_to_async(services.create_game)(
         user=alice, kind="bloqueio", bots=["easy", "medium", "easy"])
-    with daphnes(1, tmp_path) as [server]:
+    with live_servers(1, tmp_path) as [server]:
         watcher = Client("spectator", server.ws, game.pk)
         await watcher.connect()
         with worker(tmp_path):
