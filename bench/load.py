@@ -431,6 +431,7 @@ def main() -> None:
             with proxies(args.haproxy, bases, ports, -(-sockets // args.haproxy)) as started:
                 report = asyncio.run(main_async(args, [b for b, _ in started], pids))
             report["haproxy"] = f"{args.haproxy} x deploy/haproxy.cfg"
+            report["servers"] = len(pids)
         else:
             report = asyncio.run(main_async(args, bases, pids))
     finally:
