@@ -16,13 +16,14 @@ action (see docs/bots.md for how ``budget_s`` becomes a node budget).
 from __future__ import annotations
 
 import random
+import time
 from types import ModuleType
 from typing import Any
 
-from games.engine import Rules
+from games.engine import PASS, Rules
 
 from . import barrier, blockade, blokus
-from .core import Budget, Choice, only_action
+from .core import CLOCK_SHARE, Budget, Choice, only_action
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 DEFAULT_BUDGET_S = 1.0  # hard's default thinking time per move, at most
@@ -58,19 +59,27 @@ def think(
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
+    started = time.perf_counter()
     family = _family(rules)
+    rng = random.Random(seed * 1_000_003 + state.ply)
+    if level == "easy":  # easy samples a legal action: listing them all would cost more
+        if state.turn is None:
+            raise ValueError("the game is over: there is no action to choose")
+        if rules.must_pass(state):
+            return Choice(PASS)
+        return Choice(family.easy(rules, state, rng))
     forced = only_action(rules, state)
     if forced is not None:
         return Choice(forced)
-    rng = random.Random(seed * 1_000_003 + state.ply)
-    if level == "easy":
-        return Choice(family.easy(rules, state, rng))
     if level == "medium":
         return Choice(family.medium(rules, state, rng))
     seconds = DEFAULT_BUDGET_S if budget_s is None else budget_s
     if nodes is None:
         nodes = max(1, round(family.nodes_per_second(rules) * seconds))
-    return family.hard(rules, state, rng, Budget(nodes, seconds))
+    # the search stops at CLOCK_SHARE of the time, counted from the call, so the whole
+    # move (candidate generation and answer included) stays under ``budget_s``
+    left = seconds * CLOCK_SHARE - (time.perf_counter() - started)
+    return family.hard(rules, state, rng, Budget(nodes, max(0.0, left)))
 
 
 def choose(

@@ -23,10 +23,15 @@ from .core import Budget, Choice, greedy, lookahead, paranoid
 
 FAR = 99  # distance of a seat with no path (cannot happen in a legal position)
 WALL_VALUE = 0.5  # steps a barrier in hand is worth: a block must gain more than this
-EASY_PROGRESS = 0.75  # how often easy steps along its shortest path
-NODES_PER_SECOND = {2: 6000, 4: 400}  # by seats; calibrated to finish well under 1 s
-LOOKAHEAD_WIDTH = 24  # candidates hard plays out with more than two seats
-LOOKAHEAD_ROUNDS = 3  # rounds of greedy replies it plays each one out for
+THREAT_WALL_VALUE = -0.6  # the same while a near opponent wins the race: spend them on it
+URGENT = 2  # steps from its goal at which an opponent winning the race must be blocked
+EASY_PROGRESS = 0.6  # how often easy steps along its shortest path
+NODES_PER_SECOND = {2: 3000, 4: 1000}  # by seats; the clock stops a slow move first
+HARD_WALL_VALUE = 1.5  # hard's leaves (2 seats): keep barriers to answer late blocks
+HARD_WALLS_KEPT = 10  # ... for this many in hand; more (Bloqueio 2 has 12) count WALL_VALUE
+REPLY_WIDTH = 2  # opponent replies hard's 2-seat search tries: medium's best by its score
+LOOKAHEAD_WIDTH = 32  # candidates hard plays out with more than two seats
+LOOKAHEAD_ROUNDS = 2  # rounds of race-aware greedy replies it plays each one out for
 
 
 # -- distances ------------------------------------------------------------------------
@@ -147,20 +152,55 @@ class BarrierEvaluator:
     def __init__(self, rules: Any) -> None:
         self.rules = rules
 
-    def evaluate(self, state: Any, me: int) -> float:
+    def evaluate(
+        self, state: Any, me: int, wall_value: float = WALL_VALUE, target: int | None = None
+    ) -> float:
         rules = self.rules
         playing = [s for s in range(rules.seats) if state.in_game[s]]
         n = len(playing)
         start = playing.index(state.turn) if state.turn in playing else 0
         order = playing[start:] + playing[:start]
         arrive = {s: distance(rules, state, s) + order.index(s) / n for s in playing}
+        if state.turn in arrive:  # the seat to move: by its real moves, jumps included
+            arrive[state.turn] = self.mover_distance(state)
         others = [s for s in playing if s != me]
         if not others or me not in arrive:
             return 0.0
-        lead = min(arrive[o] for o in others) - arrive[me]
+        if target is not None and target in arrive:
+            lead = arrive[target] - arrive[me]
+        else:
+            lead = min(arrive[o] for o in others) - arrive[me]
         walls = state.barriers_left[me] - sum(state.barriers_left[o] for o in others) / len(others)
         spread = sum(arrive[o] for o in others) / len(others) - arrive[me]
-        return lead + 0.1 * spread + WALL_VALUE * walls
+        return lead + 0.1 * spread + wall_value * walls
+
+    def threat(self, state: Any, me: int) -> int | None:
+        """With ``me`` to move: the opponent that would win a pure race against ``me``
+        (the soonest to arrive), if it is within ``URGENT`` steps of its goal; else None."""
+        rules = self.rules
+        playing = [s for s in range(rules.seats) if state.in_game[s]]
+        n = len(playing)
+        start = playing.index(me)
+        order = playing[start:] + playing[:start]
+        mine = self.mover_distance(state)
+        best: tuple[float, int] | None = None
+        for s in order[1:]:
+            d = distance(rules, state, s)
+            arrive = d + order.index(s) / n
+            if arrive <= mine and d <= URGENT and (best is None or arrive < best[0]):
+                best = (arrive, s)
+        return None if best is None else best[1]
+
+    def mover_distance(self, state: Any) -> int:
+        """Steps to goal of the seat to move counting its pawn's real moves: a jump over
+        a pawn gains a step, a pawn in the way costs one (plain distance ignores pawns)."""
+        rules = self.rules
+        seat = state.turn
+        cells = rules._moves(state, seat)
+        if not cells:
+            return distance(rules, state, seat) + 1
+        layers = _layers(rules, state, seat)
+        return 1 + min(_cell_distance(rules, layers, seat, c) for c in cells)
 
     def candidates(self, state: Any, me: int, root: bool) -> list[Any]:
         rules = self.rules
@@ -203,11 +243,77 @@ class BarrierEvaluator:
             actions = rules.legal_actions(state)
         return actions
 
+    def stance(self, state: Any, me: int) -> tuple[float, int | None]:
+        """Medium's race-aware weights with ``me`` to move: (value of a barrier in hand,
+        the opponent to race against, None for the nearest). While an opponent close to
+        its goal would win the pure race, barriers in hand are worth less than nothing
+        and the race is measured against that opponent, so a barrier that slows it by a
+        step beats a step of ours; otherwise barriers are kept unless they gain more
+        than ``WALL_VALUE``."""
+        leader = self.threat(state, me)
+        return (WALL_VALUE, None) if leader is None else (THREAT_WALL_VALUE, leader)
+
     def ranked(self, state: Any, me: int) -> list[Any]:
-        """Root actions ordered by the one-ply evaluation (stable: moves before barriers)."""
+        """Root actions ordered by medium's one-ply score (stable: moves before barriers)."""
         actions = self.root_actions(state)
-        scores = [self.evaluate(self.rules.apply(state, a), me) for a in actions]
+        value, target = self.stance(state, me)
+        scores = [_score(self, self.rules.apply(state, a), me, value, target) for a in actions]
         return [a for _, a in sorted(zip(scores, actions, strict=True), key=lambda x: -x[0])]
+
+
+def _hard_walls(n: int) -> float:
+    """What ``n`` barriers in hand are worth at hard's 2-seat leaves, in steps."""
+    kept = min(n, HARD_WALLS_KEPT)
+    return HARD_WALL_VALUE * kept + WALL_VALUE * (n - kept)
+
+
+class HardEvaluator(BarrierEvaluator):
+    """Hard's two-seat search: a barrier in hand is worth ``HARD_WALL_VALUE`` steps at
+    the leaves, up to ``HARD_WALLS_KEPT`` of them (walls spent early leave nothing to
+    answer a race-aware opponent that walls us in near our goal), and the opponent's
+    candidates are the ``REPLY_WIDTH`` replies medium's race-aware one-ply score ranks
+    best, over its pawn moves and the barriers on our whole path at the first inner ply
+    (first three edges deeper); they are kept per position, as iterative deepening
+    revisits them."""
+
+    def __init__(self, rules: Any, root_ply: int) -> None:
+        super().__init__(rules)
+        self.root_ply = root_ply
+        self.replies: dict[tuple[Any, ...], list[Any]] = {}  # iterative deepening revisits
+
+    def evaluate(
+        self, state: Any, me: int, wall_value: float = WALL_VALUE, target: int | None = None
+    ) -> float:
+        lead = super().evaluate(state, me, 0.0, target)
+        others = [s for s in range(self.rules.seats) if s != me and state.in_game[s]]
+        if not others:
+            return lead
+        theirs = sum(_hard_walls(state.barriers_left[o]) for o in others) / len(others)
+        return lead + _hard_walls(state.barriers_left[me]) - theirs
+
+    def candidates(self, state: Any, me: int, root: bool) -> list[Any]:
+        seat = state.turn
+        if root or seat == me:
+            return super().candidates(state, me, root)
+        key = (state.ply, seat, state.pawns, state.hw, state.vw, state.barriers_left)
+        known = self.replies.get(key)
+        if known is None:
+            known = self.replies[key] = self._replies(state, me, seat)
+        return known
+
+    def _replies(self, state: Any, me: int, seat: int) -> list[Any]:
+        rules = self.rules
+        actions: list[Any] = list(_moves(rules, state, seat))
+        if state.barriers_left[seat] > 0:
+            edges = None if state.ply == self.root_ply + 1 else 3
+            actions += _legal(rules, state, _path_barriers(rules, state, me, edges))
+        if not actions:
+            return rules.legal_actions(state)[:8]
+        value, target = self.stance(state, seat)
+        scores = [_score(self, rules.apply(state, a), seat, value, target) for a in actions]
+        # stable: equal scores keep the candidates' own order (moves first), deterministic
+        ranked = sorted(range(len(actions)), key=lambda i: -scores[i])
+        return [actions[i] for i in ranked[:REPLY_WIDTH]]
 
 
 # -- levels ---------------------------------------------------------------------------
@@ -224,21 +330,49 @@ def easy(rules: Rules, state: Any, rng: random.Random) -> Any:
             best = min(dist.values())
             g: Geometry = rules.geometry  # type: ignore[attr-defined]
             return g.moves[rng.choice(sorted(c for c in moves if dist[c] == best))]
+    return _any_action(rules, state, rng)
+
+
+def _any_action(rules: Any, state: Any, rng: random.Random) -> Any:
+    """A uniformly random legal action, drawn by rejection from every pawn move and
+    barrier slot: listing the legal barriers (a path check each) costs far more."""
+    seat = state.turn
+    g: Geometry = rules.geometry
+    pool: list[Any] = [g.moves[c] for c in sorted(rules._moves(state, seat))]
+    if state.barriers_left[seat] > 0:
+        pool += [info.action for info in g.h_list] + [info.action for info in g.v_list]
+    for _ in range(32):
+        if not pool:
+            break
+        action = rng.choice(pool)
+        if rules.is_legal(state, action):
+            return action
     return rng.choice(rules.legal_actions(state))
 
 
 def medium(rules: Rules, state: Any, rng: random.Random) -> Any:
-    """The best action by the one-ply race evaluation (ties broken by ``rng``)."""
+    """The best action by the one-ply race evaluation (ties broken by ``rng``), race
+    aware: while the leader would arrive first, a barrier in hand is worth nothing
+    (or less), so medium spends them on the leader instead of racing a lost race."""
     ev = BarrierEvaluator(rules)
     me = state.turn
-    return greedy(rules, state, ev.root_actions(state), lambda s: _score(ev, s, me), rng)
+    value, target = ev.stance(state, me)
+    return greedy(
+        rules, state, ev.root_actions(state), lambda s: _score(ev, s, me, value, target), rng
+    )
 
 
-def _score(ev: BarrierEvaluator, state: Any, me: int) -> float:
+def _score(
+    ev: BarrierEvaluator,
+    state: Any,
+    me: int,
+    wall_value: float = WALL_VALUE,
+    target: int | None = None,
+) -> float:
     if state.turn is None:
         result = ev.rules.result(state)
         return 1e6 if result is not None and result.winner == me else -1e6
-    return ev.evaluate(state, me)
+    return ev.evaluate(state, me, wall_value, target)
 
 
 def nodes_per_second(rules: Rules) -> int:
@@ -246,13 +380,15 @@ def nodes_per_second(rules: Rules) -> int:
 
 
 def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice:
-    """Two seats: alpha-beta with iterative deepening over the race evaluation. More
-    seats: paranoid search (everyone against us) proved far too timid, so the best
-    one-ply candidates are played out for three rounds with every seat's greedy reply."""
+    """Two seats: alpha-beta with iterative deepening over the race evaluation (see
+    ``HardEvaluator``: the opponent's replies are its best two by medium's race-aware
+    score). More seats: paranoid search (everyone against us) proved far too timid, so
+    the best one-ply candidates are played out for two rounds with every seat's greedy
+    reply."""
     me = state.turn
     ev = BarrierEvaluator(rules)
     if rules.seats == 2:
-        return paranoid(rules, state, me, ev, budget)
+        return paranoid(rules, state, me, HardEvaluator(rules, state.ply), budget)
     return lookahead(
         rules,
         state,
@@ -268,9 +404,13 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
 def _reply(ev: BarrierEvaluator, state: Any) -> Any:
     """A seat's greedy move over its cheap candidates (deterministic: first of equals)."""
     seat = state.turn
+    wall_value, target = ev.stance(state, seat)
+    actions = ev.candidates(state, seat, False)
+    if target is not None and state.barriers_left[seat] > 0:
+        actions += _legal(ev.rules, state, _path_barriers(ev.rules, state, target, 3))
     best, top = None, -float("inf")
-    for action in ev.candidates(state, seat, False):
-        value = _score(ev, ev.rules.apply(state, action), seat)
+    for action in actions:
+        value = _score(ev, ev.rules.apply(state, action), seat, wall_value, target)
         if value > top:
             best, top = action, value
     return best

@@ -20,7 +20,10 @@ from .core import Budget, Choice, OutOfBudget, paranoid
 
 FAR = 25  # a pawn walled off from its goal row
 SOLVED = 25  # the depth reported for a solved position: to the end of the game
+AREA_W = 0.1  # Run: per free cell a pawn can still reach (it lives on them if walled off)
+EASY_RANDOM = 0.45  # Run: how often easy plays any legal action
 NODES_PER_SECOND = 20000  # Blockade; Blockade Run nodes cost about four times more
+TRAP_W = 100.0  # Blockade medium: per share of the opponent's replies that hand us a win
 
 
 def _is_run(state: Any) -> bool:
@@ -69,6 +72,29 @@ def _steps(state: RunState, seat: int) -> int:
     other = state.pawns[1 - seat]
     occupied = state.blocked | (0 if other is None else 1 << INDEX[other])
     return (NEIGHBOURS[INDEX[pawn]] & ~occupied).bit_count()
+
+
+def _area(state: RunState, seat: int) -> int:
+    """Free cells ``seat``'s pawn can reach: what it lives on once walled off."""
+    pawn = state.pawns[seat]
+    if pawn is None:
+        return 0
+    free = _free(state)
+    other = state.pawns[1 - seat]
+    if other is not None:
+        free &= ~(1 << INDEX[other])
+    return sum(layer.bit_count() for layer in _bfs(INDEX[pawn], free)) - 1
+
+
+def _wins_now(state: RunState) -> bool:
+    """Whether the seat to move has a winning step (a free goal cell beside its pawn)."""
+    seat = state.turn
+    pawn = state.pawns[seat]
+    if pawn is None:
+        return False
+    other = state.pawns[1 - seat]
+    occupied = state.blocked | (0 if other is None else 1 << INDEX[other])
+    return bool(NEIGHBOURS[INDEX[pawn]] & GOALS[seat] & ~occupied)
 
 
 def _near_path(state: RunState, seat: int, free: int) -> int:
@@ -130,11 +156,14 @@ class BlockadeEvaluator:
             value = _mobility(self.rules, state)
             return value if state.turn == me else -value
         other = 1 - me
+        if _wins_now(state):  # the seat to move steps into its goal row
+            return 500.0 if state.turn == me else -500.0
         tempo = 0.5 if state.turn == me else 0.0
         tempo_other = 0.5 - tempo
         race = (run_distance(state, other) - tempo_other) - (run_distance(state, me) - tempo)
         room = _steps(state, me) - _steps(state, other)
-        return race + 0.3 * room
+        space = _area(state, me) - _area(state, other)
+        return race + 0.3 * room + AREA_W * space
 
     def candidates(self, state: Any, me: int, root: bool) -> list[Any]:
         legal = self.rules.legal_actions(state)
@@ -183,7 +212,7 @@ def easy(rules: Rules, state: Any, rng: random.Random) -> Any:
     wins = [a for a in legal if a.block is None]
     if wins:
         return wins[0]
-    if rng.random() < 0.3:
+    if rng.random() < EASY_RANDOM:
         return rng.choice(legal)
     seat = state.turn
     here = run_distance(state, seat)
@@ -207,13 +236,34 @@ def _closer(state: RunState, seat: int, action: Any, here: int) -> bool:
 
 
 def medium(rules: Rules, state: Any, rng: random.Random) -> Any:
-    """The best action by the one-ply evaluation, over every legal action."""
+    """The best action by the one-ply evaluation, over every legal action. In Blockade
+    the evaluation is the opponent's mobility after it, first by the share of its replies
+    that leave us a placement it cannot answer (``_traps``), so that in a lost position
+    (the second player's, most of the time) medium keeps an imperfect opponent likeliest
+    to go wrong."""
     ev = BlockadeEvaluator(rules)
     me = state.turn
     legal = rules.legal_actions(state)
     scores = [ev._after(state, a, me) for a in legal]
+    if not _is_run(state):
+        scores = [v + TRAP_W * _traps(rules, state, a) for v, a in zip(scores, legal, strict=True)]
     top = max(scores)
     return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= top - 1e-9])
+
+
+def _traps(rules: Rules, state: Any, action: Any) -> float:
+    """Blockade: the share of the opponent's replies to ``action`` after which we have a
+    placement that leaves it no reply (0 when ``action`` ends the game)."""
+    child = rules.apply(state, action)
+    replies = rules.legal_actions(child)
+    if not replies:
+        return 0.0
+    good = 0
+    for reply in replies:
+        grand = rules.apply(child, reply)
+        if grand.turn is not None and _mobility(rules, grand) >= 500.0:
+            good += 1
+    return good / len(replies)
 
 
 def nodes_per_second(rules: Rules) -> int:

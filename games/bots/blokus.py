@@ -16,10 +16,12 @@ from typing import Any
 
 from games.engine import PASS, Rules
 from games.engine.blokus.geometry import Geometry
+from games.engine.blokus.pieces import SIZES
 
 from .core import Budget, Choice, lookahead
 
 SIZE_W, NEW_W, LOST_W, TAKEN_W, CENTRE_W = 3.0, 1.0, 0.5, 1.5, 1.0
+EASY_POWER = 2  # easy tries pieces in a random order with odds ~ size ** EASY_POWER
 OPENING = 5  # pieces per colour during which reaching the centre counts
 HARD_WIDTH = 16  # how many of medium's best placements hard looks ahead from
 NODES_PER_SECOND = {14: 400, 20: 150}  # by board size; a node is one policy move
@@ -109,11 +111,38 @@ def evaluate(rules: Any, state: Any, seat: int) -> float:
 
 
 def easy(rules: Rules, state: Any, rng: random.Random) -> Any:
-    """A random placement, bigger pieces likelier (weight: size squared)."""
-    pids = _pids(rules, state)
-    sizes, _ = _tables(state.geo)
-    pid = rng.choices(pids, weights=[sizes[p] ** 2 for p in pids])[0]
-    return state.geo.tables.places[pid]
+    """A random placement, bigger pieces likelier: pieces in hand are tried in a random
+    order weighted by size squared, each at its free corners in random order, and the
+    first piece that fits is placed at random among its placements at that corner. It
+    never lists every legal placement (tens of milliseconds on a 20x20 board)."""
+    geo: Geometry = state.geo
+    colour = state.colour
+    own = state.occ[colour]
+    hand = state.hand[colour]
+    if own:
+        bad = state.occupied | geo.edges(own)
+        corners = geo.diagonals(own) & ~bad
+    else:
+        bad = state.occupied
+        corners = geo.start_bits[colour] & ~bad
+    cells = []
+    while corners:
+        low = corners & -corners
+        cells.append(low.bit_length() - 1)
+        corners ^= low
+    rng.shuffle(cells)
+    # weighted random order (Efraimidis-Spirakis keys): piece p first with odds ~ size^2
+    pieces = sorted(
+        (p for p in range(len(SIZES)) if (hand >> p) & 1),
+        key=lambda p: -(rng.random() ** (1.0 / SIZES[p] ** EASY_POWER)),
+    )
+    by_cell = geo.tables.by_cell
+    for p in pieces:
+        for cell in cells:
+            fits = [pid for m, pid in by_cell[cell][p] if not m & bad]
+            if fits:
+                return geo.tables.places[rng.choice(fits)]
+    return PASS  # unreachable: think() answers a forced pass before asking easy
 
 
 def medium(rules: Rules, state: Any, rng: random.Random) -> Any:

@@ -154,3 +154,54 @@ def test_hard_wins_blockade_from_the_first_move() -> None:
     rules = engine.get("blockade")
     choice = bots.think(rules, rules.initial(), "hard", seed=1, nodes=20000)
     assert choice.score > 0  # Blockade is a first-player win; hard finds a winning cell
+
+
+def test_medium_blocks_an_opponent_about_to_win_the_race() -> None:
+    rules = engine.get("quoridor4")
+    moves = "a5v e1 h3v c1h e7 a0v b4 i5 h4h e2 b5 h5 e6 e3 c5 g5 e5 e4 d5 g4 e3 e5 f5 f4 e2 e6 c7v"
+    state = rules.replay(rules.parse_game(moves))
+    # seat 3 to move, 4 steps out; seat 0 is 2 steps from its goal and moves first:
+    # walking loses the race, so medium spends a barrier on seat 0
+    assert state.turn == 3 and rules.distance(state, 0) == 2
+    action = bots.choose(rules, state, "medium", seed=1)
+    assert rules.distance(rules.apply(state, action), 0) > 2
+
+
+def test_medium_does_not_step_into_a_jump() -> None:
+    rules = engine.get("quoridor")
+    # the pawns face each other two cells apart: stepping between them hands a jump over
+    state = rules.replay(rules.parse_game("e7 e1 e6 e2 e5 e3"))
+    action = bots.choose(rules, state, "medium", seed=1)
+    after = rules.apply(state, action)
+    assert after.pawns[0] != (4, 4) or rules.distance(after, 1) > rules.distance(state, 1)
+
+
+def test_hard_expects_the_reply_medium_would_play() -> None:
+    from games.bots.barrier import REPLY_WIDTH, BarrierEvaluator, HardEvaluator, _score
+
+    rules = engine.get("quoridor")
+    # seat 0 (hard, say) has just moved: seat 1 replies, walls in hand, paths crossing
+    state = rules.replay(rules.parse_game("e7 e1 e6 e2 e5 e3 d5h"))
+    me, seat = 0, 1
+    assert state.turn == seat
+    replies = HardEvaluator(rules, state.ply - 1).candidates(state, me, False)
+    assert 0 < len(replies) <= REPLY_WIDTH
+    assert all(rules.is_legal(state, a) for a in replies)
+    ev = BarrierEvaluator(rules)
+    value, target = ev.stance(state, seat)
+
+    def score(action: Any) -> float:
+        return _score(ev, rules.apply(state, action), seat, value, target)
+
+    for s in range(5):  # whatever medium picks among equals, hard's first guess scores as much
+        picked = bots.choose(rules, state, "medium", seed=s)
+        assert score(replies[0]) == pytest.approx(score(picked))
+
+
+def test_medium_leaves_a_blockade_opponent_the_most_ways_to_go_wrong() -> None:
+    rules = engine.get("blockade")
+    state = rules.replay(rules.parse_game("b0"))
+    # a0 leaves X the fewest places (one), but only after b1 does one of X's replies (a1)
+    # let O place where X then has no reply: medium keeps X the most ways to go wrong
+    for seed in range(5):
+        assert bots.choose(rules, state, "medium", seed=seed) == rules.parse_notation("b1")
