@@ -31,7 +31,7 @@ from bloqueio_site.env import env_choice, env_int
 
 APPLICATION = "bloqueio_site.asgi:application"
 SERVERS = ("daphne", "uvicorn")
-DEFAULT_SERVER = "uvicorn"  # docs/performance.md: ~30 % more moves a second than Daphne
+DEFAULT_SERVER = "uvicorn"  # docs/performance.md, "Live play": faster than Daphne
 
 
 def daphne_args(host: str = "127.0.0.1", port: int = 8000) -> list[str]:
