@@ -236,7 +236,10 @@ def _state_of(game: Game, rules: engine.Rules) -> engine.GameState:
     """The engine state of the locked `game`: this process's snapshot at the row's ply
     (the same events, so the same state), else rebuilt from the stored JSON."""
     kept = state_cache.get(game.pk, game.ply)
-    if kept is None or kept.game.created_at != game.created_at:  # same id, another game
+    # Same id, ply and creation time yet another position: a repaired projection
+    # (`rebuild_games`) or a restore that played on elsewhere. The stored row wins.
+    if (kept is None or kept.game.created_at != game.created_at
+            or kept.game.state != game.state):
         return rules.state_from_json(game.state)
     return kept.state
 
@@ -311,6 +314,7 @@ def _start_if_full(game: Game, seats: list[Seat], change: str) -> str:
     game.started_at = timezone.now()
     clocks.start(game, game.started_at)
     game.save(update_fields=["status", "started_at", "clock", "turn_started_at", "deadline"])
+    _ACTIVE_SEATS.pop(game.pk, None)  # an id reused after a restore: not the old seats
     # The first move can then take the one-statement path too: every game of a tournament
     # round or a load test starts at once, and their first moves come as one burst.
     _keep(game, seats, engine.get(game.kind).state_from_json(game.state))
@@ -370,6 +374,7 @@ def start_ranked_game(
         clocks.start(game, now)
         game.save(update_fields=["clock", "turn_started_at", "deadline"])
         seats = _seats(game)
+        _ACTIVE_SEATS.pop(game.pk, None)  # an id reused after a restore: not the old seats
         _keep(game, seats, rules.initial())
         _publish_game(game, seats, "matched")
     return game
@@ -535,7 +540,8 @@ def _act(
 # The move as ONE statement (PostgreSQL): the projection is updated only if the row is
 # still exactly the snapshot the move was computed from (same ply, still active, same
 # turn start and deadline: the clock worker moves those without a ply; same creation
-# time: ids can be reused after a restore), and the events
+# time: ids can be reused after a restore; same position: `rebuild_games` may repair
+# it, and a restored game may have played on elsewhere), and the events
 # are inserted only if that update matched. Under READ COMMITTED a concurrent writer's
 # UPDATE waits for the row and re-checks the WHERE on the committed row, so two writers
 # of one ply cannot both match; unique (game, ply) and the append-only trigger still hold.
@@ -544,6 +550,7 @@ _MOVE_SQL = (
     "clock = %s::jsonb, turn_started_at = %s, deadline = %s "
     "WHERE id = %s AND ply = %s AND status = 'active' AND created_at = %s "
     "AND turn_started_at IS NOT DISTINCT FROM %s AND deadline IS NOT DISTINCT FROM %s "
+    "AND state = %s::jsonb "
     f"RETURNING id) INSERT INTO {Event._meta.db_table} (game_id, ply, seat, action, at) "
     "SELECT moved.id, e.ply, e.seat, e.action::jsonb, e.at FROM moved, (VALUES {rows}) "
     "AS e(ply, seat, action, at)"
@@ -598,7 +605,7 @@ def _act_on_snapshot(
         moved.ply, as_json(moved.state), None if moved.clock is None else as_json(moved.clock),
         as_time(moved.turn_started_at), as_time(moved.deadline),
         game.pk, game.ply, as_time(game.created_at), as_time(game.turn_started_at),
-        as_time(game.deadline),
+        as_time(game.deadline), as_json(game.state),
     ]
     for event in events:
         params += [event.ply, event.seat, as_json(event.action), as_time(event.at)]

@@ -62,7 +62,8 @@ def put(snapshot: Snapshot) -> None:
     game_id = snapshot.game.pk
     with _lock:
         current = _snapshots.pop(game_id, None)
-        if current is not None and current.ply > snapshot.ply:
+        if (current is not None and current.ply > snapshot.ply
+                and current.game.created_at == snapshot.game.created_at):
             _snapshots[game_id] = current  # a later commit was kept first: keep it
             return
         if len(_snapshots) >= MAX_GAMES:

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from games import engine, services, state_cache
 from games.errors import GameOver, NotYourTurn, StalePly
-from games.models import Event, Game
+from games.models import Event, Game, Seat
 from games.projection import check
 from tests.games.helpers import started_game
 
@@ -197,3 +198,72 @@ def test_an_aborted_game_refuses_a_move_its_snapshot_would_allow(players):
     with pytest.raises(GameOver):
         services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=1)
     assert Event.objects.filter(game=game).count() == 1
+
+
+def test_a_repaired_position_at_the_same_ply_is_never_played_over(players, monkeypatch):
+    """Same id, ply and creation time, another stored position (a projection repaired
+    while the site runs, or a restore that played on elsewhere): the move is checked
+    against the stored row, on both paths, never against the snapshot."""
+    one_statement = _one_statement_moves(monkeypatch)
+    game = started_game(players)
+    _move(game, players, OPENING[0])
+    assert state_cache.get(game.pk, 1) is not None
+    # The row at ply 1 now holds another position, with seat 0 to move.
+    Game.objects.filter(pk=game.pk).update(state={**game.state, "turn": 0})
+    one_statement.clear()
+    with pytest.raises(NotYourTurn):  # seat 1 moves in the snapshot, seat 0 in the row
+        services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=1)
+    assert one_statement == []
+    assert Event.objects.filter(game=game).count() == 1
+
+
+def test_a_timed_game_from_snapshots_keeps_the_clocks_the_locked_path_keeps(
+        players, monkeypatch):
+    one_statement = _one_statement_moves(monkeypatch)
+    control = {"initial": 300, "increment": 5}
+    cached = started_game(players, time_control=control)
+    uncached = started_game(players, time_control=control)
+    start = timezone.now()
+    second = [{"type": "move", "to": [3, 5]}, {"type": "move", "to": [5, 7]},
+              {"type": "move", "to": [7, 5]}, {"type": "move", "to": [5, 3]}]
+    for n, action in enumerate(OPENING + second):
+        when = start + timedelta(seconds=3 * n + 1)
+        for game, clear in ((cached, False), (uncached, True)):
+            if clear:
+                state_cache.drop(game.pk)
+            game.refresh_from_db()
+            services.submit_action(game_id=game.pk, user=players[game.state["turn"]],
+                                   action=action, ply=game.ply, now=when)
+    assert one_statement.count(cached.pk) == 8
+    assert uncached.pk not in one_statement
+    cached.refresh_from_db()
+    uncached.refresh_from_db()
+    assert cached.clock == uncached.clock
+    assert cached.clock["moved"] == [True] * 4
+    assert cached.clock["remaining_ms"] != [300_000] * 4  # the second round was charged
+    assert (cached.deadline - cached.turn_started_at) == (
+        uncached.deadline - uncached.turn_started_at)
+    assert check(cached) is None
+
+
+def test_a_game_that_starts_never_inherits_seats_cached_under_its_id(players):
+    """An id reused after a restore: seats cached for an old game under that id must not
+    decide who moves in the new one, even when it starts without ever being locked
+    while waiting (a game against the computer is full the moment it is created)."""
+    other = started_game(list(reversed(players)))
+    stale = list(Seat.objects.filter(game=other).order_by("seat"))
+    last = Game.objects.order_by("-pk").values_list("pk", flat=True)[0]
+    reused = range(last + 1, last + 20)
+    for gid in reused:  # as if old games had held the next ids
+        services._ACTIVE_SEATS[gid] = stale
+    try:
+        game = services.create_game(user=players[0], kind="bloqueio",
+                                    bots=["easy", "easy", "easy"])
+        assert game.pk in reused and game.status == "active"
+        state_cache.clear()  # the locked path: the one that reads the seats cache
+        done = services.submit_action(game_id=game.pk, user=players[0], action=OPENING[0],
+                                      ply=0)
+        assert done.event.seat == 0
+    finally:
+        for gid in reused:
+            services._ACTIVE_SEATS.pop(gid, None)
