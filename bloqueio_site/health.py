@@ -1,4 +1,10 @@
-"""`GET /healthz`: does a query and a channel-layer round trip both work?"""
+"""`GET /healthz`: does a query and a channel-layer round trip both work?
+`GET /livez`: is this process serving at all (nothing else asked)?
+
+A load balancer checks `/livez`: PostgreSQL and Redis are shared by every process, so
+their outage would take every process out at once, and the balancer's own 503 would
+replace the site's `unavailable` answers (JSON with a code and `Retry-After`), its
+pages and its static files. Monitoring checks `/healthz`."""
 
 from __future__ import annotations
 
@@ -55,3 +61,8 @@ async def healthz(request: HttpRequest) -> JsonResponse:
             report[name] = f"error: {type(exc).__name__}"
     healthy = all(value == "ok" for value in report.values())
     return JsonResponse(report, status=200 if healthy else 503)
+
+
+async def livez(request: HttpRequest) -> JsonResponse:
+    """200 while the process answers requests; touches neither PostgreSQL nor Redis."""
+    return JsonResponse({"status": "ok"})

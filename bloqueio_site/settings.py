@@ -285,7 +285,7 @@ if PRODUCTION:
     if env_bool("DJANGO_BEHIND_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     # The load balancer's health probe talks plain HTTP to the process.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$"]
 
 LOG_LEVEL = env_choice(
     "LOG_LEVEL", ("debug", "info", "warning", "error"), "info"

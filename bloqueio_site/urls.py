@@ -11,6 +11,7 @@ from bloqueio_site import views as site_views
 urlpatterns = [
     path("", include("games.urls")),  # lobby, game, replay, leaderboard pages
     path("healthz", health.healthz, name="healthz"),
+    path("livez", health.livez, name="livez"),
     path("favicon.ico", site_views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),

@@ -1,4 +1,4 @@
-"""`/healthz` checks the database and the channel layer for real."""
+"""`/healthz` checks the database and the channel layer for real; `/livez` neither."""
 
 import pytest
 from django.test import override_settings
@@ -25,3 +25,16 @@ def test_healthz_503_names_a_dead_channel_layer(client):
     body = response.json()
     assert body["database"] == "ok"
     assert body["channel_layer"].startswith("error")
+
+
+def test_livez_answers_while_postgres_and_redis_are_down(client, django_assert_num_queries):
+    dead = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},
+        }
+    }
+    with override_settings(CHANNEL_LAYERS=dead), django_assert_num_queries(0):
+        response = client.get("/livez")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
