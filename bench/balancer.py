@@ -12,8 +12,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,23 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # deploy/ is a directory of scripts, not a package.
 sys.path.insert(0, str(ROOT / "deploy"))
 import haproxy_config  # noqa: E402
+from processes import stop_all, wait_healthy  # noqa: E402
 
 HAPROXY = Path("/usr/sbin/haproxy")
-
-
-def wait_healthy(base: str, proc: subprocess.Popen[bytes], seconds: float, log: Path) -> None:
-    """Return once `base`/healthz answers; stop the benchmark, with the tail of `log`, if
-    `proc` exits or `seconds` pass first."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=2):
-                return
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
-                raise SystemExit(f"{base} did not start:\n{tail}") from None
-            time.sleep(0.2)
 
 
 class Ports:
@@ -86,10 +70,4 @@ def proxies(count: int, servers: list[str], ports: Ports, per_proxy: int
             wait_healthy(base, proc, 30, log_dir / f"haproxy-{urlparse(base).port}.log")
         yield started
     finally:
-        for _, proc in started:
-            proc.terminate()
-        for _, proc in started:
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop_all([proc for _, proc in started], 10)

@@ -12,9 +12,10 @@ and the server processes' CPU seconds and peak RSS (read from /proc).
 Loopback only and bounded: it refuses non-local targets and stops after --duration.
 
     python bench/load.py --base http://127.0.0.1:8000 --games 50 --spectators 2
-    python bench/load.py --spawn 2 --games 50      # start 2 Daphne processes itself
+    python bench/load.py --spawn 2 --games 50      # start 2 server processes itself
 
-`--spawn N` starts N Daphne processes on free ports in the production configuration
+`--spawn N` starts N server processes (uvicorn, or `--server daphne`) on free ports in
+the production configuration
 (DJANGO_ENV=production with a random secret key, allowed hosts 127.0.0.1 and localhost,
 no SSL redirect since there is no TLS on loopback; the command docs/operations.md
 deploys, `python -m bloqueio_site.serve`; PostgreSQL from DATABASE_URL, Redis from
@@ -53,7 +54,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 import websockets
-from balancer import Ports, proxies, wait_healthy
+from balancer import Ports, proxies
+from processes import stop_all, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED = ROOT.parent / "shared" / "bench" / "games-bloqueio.jsonl"
@@ -146,7 +148,8 @@ def spawn(count: int, log_dir: Path, extra_env: dict[str, str] | None = None,
     return servers
 
 
-def daphne_pids() -> list[int]:
+def server_pids() -> list[int]:
+    """This project's ASGI server processes on the machine, Daphne or uvicorn alike."""
     pids = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -155,8 +158,7 @@ def daphne_pids() -> list[int]:
             cmd = (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        is_daphne = any(part.endswith(b"daphne") for part in cmd[:3])
-        if is_daphne and b"bloqueio_site.asgi:application" in cmd:
+        if b"bloqueio_site.asgi:application" in cmd:
             pids.append(int(entry.name))
     return pids
 
@@ -301,8 +303,9 @@ ready = asyncio.Event()
 
 async def main_async(args: argparse.Namespace, bases: list[str],
                      pids: list[int] | None = None) -> dict[str, Any]:
-    """Run the games; `pids` are the server processes to account (default: every Daphne
-    of this project on the machine, for --base against servers started elsewhere)."""
+    """Run the games; `pids` are the server processes to account (default: every server
+    process of this project on the machine, for --base against servers started
+    elsewhere)."""
     games = [json.loads(line) for line in RECORDED.read_text().splitlines() if line.strip()]
     base0 = bases[0]
     users = 4 if args.shared_users else 4 * args.games
@@ -330,7 +333,7 @@ async def main_async(args: argparse.Namespace, bases: list[str],
                 await asyncio.wait_for(asyncio.gather(*(e.wait() for e in batch)), 60)
                 batch = []
     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in batch)), 60)
-    pids = pids or daphne_pids()
+    pids = pids or server_pids()
     profilers = start_profilers(pids, args.profile, args.profile_gil) if args.profile else []
     cpu0 = {pid: cpu_seconds(pid) for pid in pids}
     # The machine's PostgreSQL and Redis, whoever else uses them meanwhile (so an upper
@@ -384,7 +387,7 @@ async def main_async(args: argparse.Namespace, bases: list[str],
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", action="append", help="server URL (repeat for several)")
-    parser.add_argument("--spawn", type=int, default=0, help="start N Daphne processes")
+    parser.add_argument("--spawn", type=int, default=0, help="start N server processes")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--spectators", type=int, default=2)
     parser.add_argument("--duration", type=float, default=300, help="hard stop, seconds")
@@ -435,13 +438,7 @@ def main() -> None:
         else:
             report = asyncio.run(main_async(args, bases, pids))
     finally:
-        for _, proc in spawned:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:  # uvicorn waits for its sockets to close
-                proc.kill()
-                proc.wait(10)
+        stop_all([proc for _, proc in spawned], 10)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                             capture_output=True, text=True).stdout.strip()
     report.update(commit=commit, server=args.server or "default",

@@ -42,6 +42,7 @@ from urllib.parse import urlparse
 import load
 import websockets
 from load import LOCAL_HOSTS, ROOT, api, cpu_seconds, peak_rss_mib, spawn
+from processes import stop_all
 
 Key = tuple[int, int]  # (game id, ply)
 # A spectator only needs an event's ply: reading it off the text skips decoding the
@@ -607,7 +608,7 @@ def servers(spawn_count: int, bases: list[str] | None, tree: Path = ROOT
         if spawn_count:
             log_dir = ROOT / "test-artifacts"
             log_dir.mkdir(exist_ok=True)
-            load.ROOT = tree  # load.spawn starts Daphne in load.ROOT
+            load.ROOT = tree  # load.spawn starts the servers in load.ROOT
             try:
                 spawned = spawn(spawn_count, log_dir)
             except BaseException:
@@ -624,17 +625,11 @@ def servers(spawn_count: int, bases: list[str] | None, tree: Path = ROOT
         check_local(urls)
         yield urls, pids
     finally:
-        for _, proc in spawned:
-            proc.terminate()
-        for _, proc in spawned:
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop_all([proc for _, proc in spawned], 15)
 
 
 def stop_children() -> None:
-    """Terminate this process's Daphne children (by pid)."""
+    """Terminate this process's server children, Daphne or uvicorn (by pid)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -643,7 +638,7 @@ def stop_children() -> None:
             cmd = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if ppid == os.getpid() and b"daphne" in cmd:
+        if ppid == os.getpid() and b"bloqueio_site.asgi:application" in cmd:
             with suppress(OSError):
                 os.kill(int(entry.name), signal.SIGTERM)
 

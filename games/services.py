@@ -179,6 +179,16 @@ def _claim_ranked(game: Game, user_ids: Sequence[int]) -> None:
     QueueEntry.objects.filter(user_id__in=user_ids).delete()
 
 
+def _forced_passes(rules: engine.Rules, state: engine.GameState,
+                   pending: list[tuple[int, dict[str, Any]]]) -> engine.GameState:
+    """Apply the passes forced after `state` (a seat with no legal action), noting each
+    in `pending` as the server records it; returns the state after them."""
+    while rules.must_pass(state):
+        pending.append((state.turn, {"type": "pass"}))  # type: ignore[arg-type]
+        state = rules.apply(state, engine.PASS)
+    return state
+
+
 def _append(
     game: Game, seats: list[Seat], rules: engine.Rules, state: engine.GameState,
     pending: list[tuple[int, dict[str, Any]]], now: datetime | None = None,
@@ -188,9 +198,7 @@ def _append(
     In the same transaction: the clocks move on, and a ranked game that ends here is
     rated (ratings.apply_result), so result and rating changes commit together.
     """
-    while rules.must_pass(state):
-        pending.append((state.turn, {"type": "pass"}))  # type: ignore[arg-type]
-        state = rules.apply(state, engine.PASS)
+    state = _forced_passes(rules, state, pending)
     now = now or timezone.now()
     turn_before = game.state.get("turn")
     events = [
@@ -220,16 +228,22 @@ def _append(
         state_cache.drop(game.pk)
         seats = _seats(game)  # fresh: the final frame shows the new ratings
     else:
-        _keep(game, seats, state)
+        _keep(_copy(game), seats, state)
     payload = _publish(game, seats, events, "finished" if result is not None else "events")
     return events, payload
 
 
-def _keep(game: Game, seats: list[Seat], state: engine.GameState) -> None:
-    """After commit, keep this game as written for the next move here (state_cache)."""
-    kept = copy.copy(game)  # the caller's instance may change; the snapshot never does
+def _copy(game: Game) -> Game:
+    """A copy of `game` whose fields (the clock's dict included) change apart from it."""
+    kept = copy.copy(game)
     kept.clock = copy.deepcopy(game.clock)
-    transaction.on_commit(partial(state_cache.put, state_cache.Snapshot(kept, seats, state)))
+    return kept
+
+
+def _keep(game: Game, seats: list[Seat], state: engine.GameState) -> None:
+    """After commit, keep this game as written for the next move here (state_cache).
+    `game` is stored as it is: pass a `_copy` where the caller's instance may change."""
+    transaction.on_commit(partial(state_cache.put, state_cache.Snapshot(game, seats, state)))
 
 
 def _state_of(game: Game, rules: engine.Rules) -> engine.GameState:
@@ -317,7 +331,7 @@ def _start_if_full(game: Game, seats: list[Seat], change: str) -> str:
     _ACTIVE_SEATS.pop(game.pk, None)  # an id reused after a restore: not the old seats
     # The first move can then take the one-statement path too: every game of a tournament
     # round or a load test starts at once, and their first moves come as one burst.
-    _keep(game, seats, engine.get(game.kind).state_from_json(game.state))
+    _keep(_copy(game), seats, engine.get(game.kind).state_from_json(game.state))
     return "started"
 
 
@@ -375,7 +389,7 @@ def start_ranked_game(
         game.save(update_fields=["clock", "turn_started_at", "deadline"])
         seats = _seats(game)
         _ACTIVE_SEATS.pop(game.pk, None)  # an id reused after a restore: not the old seats
-        _keep(game, seats, rules.initial())
+        _keep(_copy(game), seats, rules.initial())
         _publish_game(game, seats, "matched")
     return game
 
@@ -587,14 +601,11 @@ def _act_on_snapshot(
     except engine.EngineError:
         return None
     pending: list[tuple[int, dict[str, Any]]] = [(seat, parsed.to_json())]
-    while rules.must_pass(state):
-        pending.append((state.turn, {"type": "pass"}))  # type: ignore[arg-type]
-        state = rules.apply(state, engine.PASS)
+    state = _forced_passes(rules, state, pending)
     if rules.result(state) is not None:
         return None
     turn_before = kept.state.turn
-    moved = copy.copy(game)
-    moved.clock = copy.deepcopy(game.clock)
+    moved = _copy(game)  # the snapshot stays as it was; `moved` is never changed after
     events = [Event(game=moved, ply=game.ply + offset, seat=s, action=a, at=now)
               for offset, (s, a) in enumerate(pending, start=1)]
     moved.ply = game.ply + len(events)

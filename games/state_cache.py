@@ -44,16 +44,13 @@ class Snapshot:
 
 _snapshots: dict[int, Snapshot] = {}
 _lock = threading.Lock()
-stats = {"hits": 0, "misses": 0}
 
 
 def get(game_id: int, ply: int | None = None) -> Snapshot | None:
     """The snapshot of `game_id` (at `ply`, if given), or None."""
     found = _snapshots.get(game_id)
     if found is None or (ply is not None and found.ply != ply):
-        stats["misses"] += 1
         return None
-    stats["hits"] += 1
     return found
 
 

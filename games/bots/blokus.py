@@ -128,12 +128,8 @@ def easy(rules: Rules, state: Any, rng: random.Random) -> Any:
     colour = state.colour
     own = state.occ[colour]
     hand = state.hand[colour]
-    if own:
-        bad = state.occupied | geo.edges(own)
-        corners = geo.diagonals(own) & ~bad
-    else:
-        bad = state.occupied
-        corners = geo.start_bits[colour] & ~bad
+    bad = state.occupied | (geo.edges(own) if own else 0)
+    corners = attach(state, colour)
     cells = []
     while corners:
         low = corners & -corners
