@@ -32,7 +32,9 @@ _CODE_NAMES = {
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
-        return Response(exc.as_dict(), status=exc.status)
+        retry_after = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(retry_after)} if retry_after else None
+        return Response(exc.as_dict(), status=exc.status, headers=headers)
     if isinstance(exc, RequestDataTooBig):
         return Response(
             {"code": "too_large", "detail": "The request body is too large."},

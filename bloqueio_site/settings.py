@@ -235,7 +235,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     "EXCEPTION_HANDLER": "bloqueio_site.api_errors.exception_handler",
+    # Throttles key on REMOTE_ADDR, never on a client's own X-Forwarded-For: behind a
+    # proxy the ASGI server rewrites REMOTE_ADDR for the proxies it trusts
+    # (FORWARDED_ALLOW_IPS), see bloqueio_site/limits.py.
+    "NUM_PROXIES": 0,
 }
+# Every limit's count is multiplied by this (bloqueio_site/limits.py).
+RATE_LIMIT_SCALE = env_float("RATE_LIMIT_SCALE", 1.0, minimum=0.001)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bloqueio Online API",
     "DESCRIPTION": "REST interface for players, programs and spectators. "

@@ -1,0 +1,129 @@
+"""The limits a public site keeps, in one place: rates per address or account, and caps.
+
+Every limit is a count over a window (`Rate`), read from its own environment variable
+at start-up and multiplied by `RATE_LIMIT_SCALE` (default 1): benchmarks whose synthetic
+users all come from 127.0.0.1 set the scale high; loopback is not exempt by default.
+
+Counting is a fixed window in the cache (Redis in production, so every process shares
+one count; the process's memory in the embedded mode, which is one process). A refusal
+is `RateLimited`: 429 `rate_limited` with `Retry-After` over HTTP, an error frame (or a
+close) on a socket. If the cache itself is unreachable the limit lets the request through
+and logs a warning: an outage of Redis must not lock every player out, and the database's
+own bounds (pool, timeouts) still hold.
+
+The client's address is the one the ASGI server reports: `REMOTE_ADDR` for a request,
+`scope["client"]` for a socket. Behind a proxy the server rewrites it from the proxy's
+`X-Forwarded-For` only for the proxies `FORWARDED_ALLOW_IPS` names; nothing here reads
+that header itself, so a client cannot choose its own address.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+
+from bloqueio_site.env import env_float, env_int
+from bloqueio_site.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+
+def scale(env: Mapping[str, str] | None = None) -> float:
+    """`RATE_LIMIT_SCALE`: every limit's count is multiplied by it (at least 1 each)."""
+    return env_float("RATE_LIMIT_SCALE", 1.0, env, minimum=0.001)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """At most `count` hits per `seconds` for one key (an address, an account)."""
+
+    name: str
+    count: int
+    seconds: int
+
+    def describe(self) -> str:
+        """"5 per hour", "10 per 15 minutes": for a refusal's detail."""
+        span = _span(self.seconds)
+        return f"{self.count} per {span.removeprefix('an ').removeprefix('a ')}"
+
+
+def rate(name: str, variable: str, count: int, seconds: int,
+         env: Mapping[str, str] | None = None) -> Rate:
+    """The rate `name`: `count` per `seconds` unless the environment variable `variable`
+    says another count; scaled by RATE_LIMIT_SCALE."""
+    base = env_int(variable, count, env, minimum=1)
+    return Rate(name, max(1, math.ceil(base * scale(env))), seconds)
+
+
+def cap(variable: str, count: int, env: Mapping[str, str] | None = None) -> int:
+    """A cap (how many at once, not per time): the variable's count, scaled."""
+    return max(1, math.ceil(env_int(variable, count, env, minimum=1) * scale(env)))
+
+
+class RateLimited(ServiceError):
+    """Over a limit: retry after `retry_after` seconds."""
+
+    code = "rate_limited"
+    status = 429
+
+    def __init__(self, detail: str, retry_after: int, *, code: str | None = None):
+        super().__init__(detail, code=code)
+        self.retry_after = max(1, int(retry_after))
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "retry_after": self.retry_after}
+
+
+def hit(limit: Rate, key: str, *, now: float | None = None) -> int | None:
+    """Count one hit of `key` against `limit`: None if it is within the limit, else the
+    seconds until the window that refused it ends."""
+    now = time.time() if now is None else now
+    window = int(now // limit.seconds)
+    cache_key = f"limit:{limit.name}:{key}:{window}"
+    try:
+        # add() is a no-op when the key exists; incr() is atomic in Redis (INCR).
+        cache.add(cache_key, 0, timeout=limit.seconds + 1)
+        count = cache.incr(cache_key)
+    except ValueError:  # expired between add and incr (locmem): the window is new
+        cache.set(cache_key, 1, timeout=limit.seconds + 1)
+        count = 1
+    except Exception as exc:  # the cache is down: let it through, say so
+        log.warning("rate limit %s not counted: the cache is unavailable (%r)",
+                    limit.name, exc)
+        return None
+    if count <= limit.count:
+        return None
+    return max(1, math.ceil((window + 1) * limit.seconds - now))
+
+
+def check(limit: Rate, key: str, detail: str, *, code: str | None = None) -> None:
+    """Count one hit; raise `RateLimited` (with `detail` and the limit) when over it."""
+    wait = hit(limit, key)
+    if wait is not None:
+        raise RateLimited(f"{detail} (at most {limit.describe()}); retry in {_span(wait)}.",
+                          wait, code=code)
+
+
+def address_of(request: Any) -> str:
+    """The client's address as the ASGI server reported it (see the module docstring)."""
+    meta = getattr(request, "META", None)
+    if meta is not None:
+        return str(meta.get("REMOTE_ADDR") or "unknown")
+    client = request.get("client") if isinstance(request, dict) else None
+    return str(client[0]) if client else "unknown"
+
+
+def _span(seconds: int) -> str:
+    if seconds % 3600 == 0 and seconds >= 3600:
+        hours = seconds // 3600
+        return "an hour" if hours == 1 else f"{hours} hours"
+    if seconds % 60 == 0 and seconds >= 60:
+        minutes = seconds // 60
+        return "a minute" if minutes == 1 else f"{minutes} minutes"
+    return "a second" if seconds == 1 else f"{seconds} seconds"
