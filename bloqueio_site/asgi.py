@@ -21,11 +21,16 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
-from bloqueio_site.autobahn_tuning import close_with_code, quiet_autobahn  # noqa: E402
+from bloqueio_site.autobahn_tuning import (  # noqa: E402
+    close_with_code,
+    graceful_stop,
+    quiet_autobahn,
+)
 from bloqueio_site.routing import websocket_urlpatterns  # noqa: E402
 
 quiet_autobahn()
 close_with_code()
+graceful_stop()
 
 application = ProtocolTypeRouter(
     {

@@ -12,9 +12,10 @@ clients wait a 1 s, 3 s, ... retransmission (docs/operations.md, "Connect storms
 Daphne also gets `WEBSOCKET_HANDSHAKE_TIMEOUT` (20 s) for a handshake instead of its
 5 s: with hundreds of sockets opening at once on a bounded database pool the consumer's
 connect (token lookup, ban check, the game's hello) needs longer; uvicorn has no such
-timeout. uvicorn gets Daphne's 1 MiB message cap, a reason on its 1009 close
-(bloqueio_site.uvicorn_ws), no per-message compression (Daphne offers none) and, as
-Daphne, no proxy headers unless asked.
+timeout. uvicorn gets Daphne's 1 MiB message cap, our WebSocket protocol
+(bloqueio_site.uvicorn_ws: frames written once, closes that never wait on a stuck peer, a
+stop that drains), at most GRACEFUL_SECONDS for a SIGTERM, no per-message compression
+(Daphne offers none) and, as Daphne, no proxy headers unless asked.
 
 Anything after HOST and PORT is passed to the server as it is (e.g. ``--proxy-headers``,
 which both accept; uvicorn also needs `FORWARDED_ALLOW_IPS` naming the proxy).
@@ -32,6 +33,7 @@ from bloqueio_site.env import env_choice, env_int
 APPLICATION = "bloqueio_site.asgi:application"
 SERVERS = ("daphne", "uvicorn")
 DEFAULT_SERVER = "uvicorn"  # docs/performance.md, "Live play": faster than Daphne
+GRACEFUL_SECONDS = 8
 
 
 def daphne_args(host: str = "127.0.0.1", port: int = 8000) -> list[str]:
@@ -48,9 +50,12 @@ def uvicorn_args(host: str = "127.0.0.1", port: int = 8000) -> list[str]:
     backlog = env_int("SERVER_BACKLOG", 1024, minimum=16)
     return [APPLICATION, "--host", host.strip("[]"), "--port", str(port),
             "--backlog", str(backlog), "--loop", "uvloop", "--http", "httptools",
-            "--ws", "bloqueio_site.uvicorn_ws:ReasonedWebSocketProtocol",
+            "--ws", "bloqueio_site.uvicorn_ws:BloqueioWebSocketProtocol",
             "--ws-max-size", str(1024 * 1024),
             "--ws-per-message-deflate", "false", "--lifespan", "off", "--no-access-log",
+            # The last resort of a stop (docs/operations.md, "Stopping"): sockets drain
+            # and close with 1012 well within it; orchestrators SIGKILL at 10 s.
+            "--timeout-graceful-shutdown", str(GRACEFUL_SECONDS),
             # As Daphne: X-Forwarded-For is believed only with --proxy-headers given.
             "--no-proxy-headers",
             "--log-level", os.environ.get("LOG_LEVEL", "info").lower()]

@@ -240,6 +240,10 @@ REST_FRAMEWORK = {
     # (FORWARDED_ALLOW_IPS), see bloqueio_site/limits.py.
     "NUM_PROXIES": 0,
 }
+# What one socket may have queued for its client before it counts as not reading and is
+# closed with 1013 (games/live/outbox.py).
+WEBSOCKET_SEND_QUEUE_BYTES = env_int("WEBSOCKET_SEND_QUEUE_BYTES", 2 * 1024 * 1024,
+                                     minimum=16 * 1024)
 # Every limit's count is multiplied by this (bloqueio_site/limits.py).
 RATE_LIMIT_SCALE = env_float("RATE_LIMIT_SCALE", 1.0, minimum=0.001)
 SPECTACULAR_SETTINGS = {

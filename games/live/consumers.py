@@ -16,12 +16,15 @@ from collections.abc import Awaitable
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import DatabaseError
 from redis.exceptions import RedisError
 
 from accounts import selectors as accounts_selectors
 from bloqueio_site import jsontext
+from bloqueio_site.drain import SCOPE_KEY as DRAIN
+from bloqueio_site.drain import SEND_NOW_KEY as SEND_NOW
 from bloqueio_site.errors import ServiceError
 from chat import rooms as chat_rooms
 from chat import selectors as chat_selectors
@@ -45,7 +48,8 @@ from games.live.frames import (
     ref_of,
     ref_of_text,
 )
-from games.live.realtime import LOBBY_GROUP, account_group, lobby_summary
+from games.live.outbox import Outbox
+from games.live.realtime import LOBBY_TOPIC, lobby_summary
 from games.models import Status
 
 log = logging.getLogger(__name__)
@@ -73,11 +77,23 @@ async def _quietly(step: Awaitable[Any]) -> None:
 
 
 class BaseConsumer(AsyncJsonWebsocketConsumer):
-    """Frame decoding, rate limiting, error frames and the heartbeat loop."""
+    """Frame decoding, rate limiting, error frames, the heartbeat loop, the socket's
+    outbox (games.live.outbox: nothing ever waits for this socket's peer) and the
+    account's notices (a ban closes every socket of the account).
 
+    No Channels layer: everything a socket hears comes through games.live.fanout (one
+    Redis subscription per process). With a layer every socket ran a receive loop of its
+    own, and a channels_redis receive cancelled as its socket closed could hang forever
+    inside Redis' blocking pop, keeping the socket's task alive: uvicorn then waited for
+    it at every SIGTERM (docs/operations.md, "Stopping").
+    """
+
+    channel_layer_alias = "no-channel-layer"  # a name settings never define: no layer
     heartbeat_seconds = HEARTBEAT_SECONDS
     idle_seconds = IDLE_SECONDS
     accepted = False
+    outbox: Outbox | None = None
+    hub: fanout.Hub
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:
@@ -89,7 +105,13 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         self.conn_id = uuid.uuid4().hex
         self.last_heard = asyncio.get_running_loop().time()
         self.heartbeat: asyncio.Task[None] | None = None
-        self.account_group: str | None = None
+        self.hub = fanout.hub()
+        self.topics: list[str] = []  # joined on the hub; left by `release`
+        extensions = self.scope.get("extensions") or {}
+        self.outbox = Outbox(self.base_send, self._fell_behind, extensions.get(SEND_NOW))
+        drain = extensions.get(DRAIN)
+        if drain is not None:  # the server's stop waits for these (bloqueio_site.drain)
+            drain.pending = self.outbox.__len__
         # A database outage during the handshake (the token lookup marks the scope) or
         # during connect is refused as `unavailable`. Every database read of a connect
         # comes before its accept, and refusing (rather than letting Daphne drop the
@@ -121,12 +143,81 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        try:
+            await super().websocket_receive(message)
+        finally:
+            drain = self.scope.get("extensions", {}).get(DRAIN)
+            if drain is not None:
+                drain.done += 1
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if self.outbox is not None:
+            self.outbox.stop()
+        try:
+            await self.disconnect(message.get("code", 1000))
+        finally:
+            raise StopConsumer()
+
+    # -- the way out: every frame and close goes through the outbox ----------------------
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                   close: bool = False) -> None:
+        if text_data is not None:
+            self.post(text_data)
+        elif bytes_data is not None:  # never sent by this site
+            raise ValueError("this site sends text frames only")
+        if close:
+            await self.close()
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        self.post(jsontext.dumps(content))
+        if close:
+            await self.close()
+
+    def post(self, text: str) -> None:
+        """Queue one text frame for this socket; never waits."""
+        if self.outbox is not None:
+            self.outbox.put(text)
+
+    async def close(self, code: int | None = None, reason: str | None = None) -> None:
+        """Close after the frames already queued (an error frame, then its close)."""
+        self._drop_listeners()
+        if self.outbox is None:
+            await super().close(code, reason)
+        else:
+            self.outbox.close(code or 1000, reason or "")
+
+    def _fell_behind(self) -> None:
+        """The outbox overflowed and closed the socket (1013): hear nothing more."""
+        log.info("websocket %s closed: its client fell too far behind",
+                 self.scope.get("path"))
+        self._drop_listeners()
+
+    def _drop_listeners(self) -> None:
+        """Stop hearing the hub at once; `release` leaves the topics properly later."""
+        for topic in getattr(self, "topics", ()):
+            self.hub.drop(topic, self)
+
+    async def join(self, topic: str) -> None:
+        self.topics.append(topic)  # before the join: one that fails half-way is undone
+        await self.hub.join(topic, self)
+
     async def release(self) -> None:
-        """Leave every group and topic this connection joined; safe to call twice, and
-        never raises (Redis may be the reason we are here). Subclasses add theirs."""
-        group, self.account_group = self.account_group, None
-        if group is not None:
-            await _quietly(self.channel_layer.group_discard(group, self.channel_name))
+        """Leave every topic this connection joined; safe to call twice, and never raises
+        (Redis may be the reason we are here). Subclasses add theirs."""
+        topics, self.topics = getattr(self, "topics", []), []
+        for topic in topics:
+            await _quietly(self.hub.leave(topic, self))
+
+    async def hub_message(self, message: dict[str, Any], frames: fanout.Frames) -> None:
+        """A message of a topic this socket joined: the account's notices here."""
+        if message["type"] == "account.banned":
+            await self.send_json(error_frame("banned", "This account has been disabled."))
+            await self.close(code=CLOSE_BANNED)
+
+    async def hub_reconnected(self) -> None:
+        """The hub may have missed messages: subclasses catch up what they must."""
 
     async def listen_for_ban(self) -> bool:
         """For a signed-in user, listen for the ban that must close us; False (and the
@@ -139,16 +230,11 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         """
         if self.user_id is None:
             return True
-        self.account_group = account_group(self.user_id)
-        await self.channel_layer.group_add(self.account_group, self.channel_name)
+        await self.join(fanout.user_topic(self.user_id))
         if await off_loop(accounts_selectors.is_active)(self.user_id):
             return True
         await self.refuse("banned", "This account has been disabled.", CLOSE_BANNED)
         return False
-
-    async def account_banned(self, message: dict[str, Any]) -> None:
-        await self.send_json(error_frame("banned", "This account has been disabled."))
-        await self.close(code=CLOSE_BANNED)
 
     @property
     def user(self) -> Any:
@@ -259,7 +345,6 @@ class GameConsumer(BaseConsumer):
     """
 
     # Class defaults: `disconnect` also runs for a socket refused before `connect`.
-    joined = False
     filling: asyncio.Task[None] | None = None
     # What decides which chat room this socket reads (chat.rooms), kept from every game
     # frame it sees: the status only moves forward, `in_game` follows the latest ply.
@@ -282,10 +367,8 @@ class GameConsumer(BaseConsumer):
             return
         # Listen before reading the game: an event committed in between then arrives as a
         # duplicate (dropped), never as a loss.
-        self.hub = fanout.hub()
         self.topic = fanout.game_topic(self.game_id)
-        self.joined = True  # before the join: a join that fails half-way is undone too
-        await self.hub.join(self.topic, self)
+        await self.join(self.topic)
         hello = await off_loop(_hello)(self.game_id, self.user)
         if hello is None:
             await self.refuse("not_found", f"No game {self.game_id}.", CLOSE_NOT_FOUND)
@@ -295,6 +378,7 @@ class GameConsumer(BaseConsumer):
         self.last_ply = game["ply"]
         self._note(game)
         await self.accept()
+        self.present = True
         await presence.touch(self.game_id, self.conn_id, self.seat)
         game["presence"] = await self._presence_snapshot()
         await self.send_json({"type": "hello", "you": {"seat": self.seat}, "game": game})
@@ -314,11 +398,8 @@ class GameConsumer(BaseConsumer):
 
     async def release(self) -> None:
         await super().release()
-        if not self.joined:
-            return
-        self.joined = False
-        await self.hub.leave(self.topic, self)
-        if hasattr(self, "seat_count"):
+        if getattr(self, "present", False):  # accepted: it counted in presence
+            self.present = False  # once
             try:
                 await presence.leave(self.game_id, self.conn_id, self.seat)
                 await self._announce_presence(await self._presence_snapshot())
@@ -453,25 +534,29 @@ class GameConsumer(BaseConsumer):
     # -- messages from the fan-out -------------------------------------------------------
 
     async def hub_message(self, message: dict[str, Any], frames: fanout.Frames) -> None:
+        """Never waits for the peer (the outbox) nor for Redis: the fan-out delivers a
+        game's message to all its sockets, and every game's, through this in turn."""
         kind = message["type"]
-        if self.filling is not None or not self.ready or self.answering:
+        if kind.startswith("account."):
+            await super().hub_message(message, frames)
+        elif self.filling is not None or not self.ready or self.answering:
             self.held.append((message, frames))
         elif kind == "game.events":
-            await self._events(message, frames)
+            self._events(message, frames)
         elif kind == "game.refill":
-            await self._catch_up(message, frames)
+            self._catch_up(message, frames)
         elif kind == "game.changed":
-            await self._changed(message)
+            self._changed(message)
         elif kind == "presence":
-            await self.base_send({"type": "websocket.send", "text": frames.whole()})
+            self.post(frames.whole())
         elif kind == "game.chat" and self.reads(message["room"]):
-            await self.base_send({"type": "websocket.send", "text": frames.inner()})
+            self.post(frames.inner())
 
     async def hub_reconnected(self) -> None:
         if self.hub.latest_ply.get(self.topic, 0) > self.last_ply:
             self._fill_gap()
 
-    async def _events(self, message: dict[str, Any], frames: fanout.Frames) -> None:
+    def _events(self, message: dict[str, Any], frames: fanout.Frames) -> None:
         events = message["events"]
         if not events or events[-1]["ply"] <= self.last_ply:
             return  # already delivered (by a sync or a gap fill)
@@ -481,10 +566,10 @@ class GameConsumer(BaseConsumer):
         for event, text in zip(events, frames.events(), strict=True):
             if event["ply"] == self.last_ply + 1:
                 self.last_ply = event["ply"]
-                await self.base_send({"type": "websocket.send", "text": text})
+                self.post(text)
         self._note(message["game"])
 
-    async def _catch_up(self, message: dict[str, Any], frames: fanout.Frames) -> None:
+    def _catch_up(self, message: dict[str, Any], frames: fanout.Frames) -> None:
         """The hub's one read for every socket of the game (after a lost notification):
         the events this socket lacks, with the game they lead to."""
         events = message["events"]
@@ -499,7 +584,7 @@ class GameConsumer(BaseConsumer):
         # One missing event goes out as usual; several as a sync answer, since an `event`
         # frame's game must be the game after that event.
         text = frames.events()[start] if start == len(events) - 1 else frames.events_answer(start)
-        await self.base_send({"type": "websocket.send", "text": text})
+        self.post(text)
 
     def _fill_gap(self) -> None:
         if self.filling is None:
@@ -528,18 +613,25 @@ class GameConsumer(BaseConsumer):
         for message, frames in held:
             await self.hub_message(message, frames)
 
-    async def _changed(self, message: dict[str, Any]) -> None:
+    def _changed(self, message: dict[str, Any]) -> None:
         game = dict(message["game"], presence=self.presence)
         self._note(game)
         if self.user_id is not None:
             seat = next((s["seat"] for s in game["seats"]
                          if s["username"] == self.user.username), None)
             if seat != self.seat:  # joined or left while connected: present as the new role
-                await presence.leave(self.game_id, self.conn_id, self.seat)
-                self.seat = seat
-                await presence.touch(self.game_id, self.conn_id, self.seat)
-                await self._announce_presence(await self._presence_snapshot())
-        await self.send_json({"type": "game", "change": message["change"], "game": game})
+                previous, self.seat = self.seat, seat
+                asyncio.get_running_loop().create_task(self._reseat(previous))
+        self.post(jsontext.dumps({"type": "game", "change": message["change"], "game": game}))
+
+    async def _reseat(self, previous: int | None) -> None:
+        """Present this socket in its new role (Redis: off the fan-out's path)."""
+        try:
+            await presence.leave(self.game_id, self.conn_id, previous)
+            await presence.touch(self.game_id, self.conn_id, self.seat)
+            await self._announce_presence(await self._presence_snapshot())
+        except Exception as exc:
+            log.warning("presence update of game %s failed (%r)", self.game_id, exc)
 
 
 # -- lobby and personal notifications ----------------------------------------------------------
@@ -557,30 +649,21 @@ class LobbyConsumer(BaseConsumer):
     async def connect(self) -> None:
         if not await self.listen_for_ban():
             return
-        self.in_lobby = True
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.join(LOBBY_TOPIC)
         games = await off_loop(_lobby_snapshot)()
         await self.accept()
         await self.send_json({"type": "hello", "games": games})
         self.start_heartbeat()
 
-    in_lobby = False
-
-    async def release(self) -> None:
-        await super().release()
-        if self.in_lobby:
-            self.in_lobby = False
-            await _quietly(self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name))
-
-    async def lobby_change(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "lobby", "change": message["change"],
-                              "game": message["game"]})
+    async def hub_message(self, message: dict[str, Any], frames: fanout.Frames) -> None:
+        if message["type"] == "lobby":
+            self.post(frames.whole())
+        else:
+            await super().hub_message(message, frames)
 
 
 class MeConsumer(BaseConsumer):
     """`/ws/me/`: notifications for the signed-in user (your turn, game started, ...)."""
-
-    topic: str | None = None  # a class default: a refused socket never set it
 
     async def connect(self) -> None:
         if self.scope.get("auth_failed"):
@@ -590,24 +673,17 @@ class MeConsumer(BaseConsumer):
         if self.user_id is None:
             await self.refuse("not_authenticated", "Log in or send a token.", CLOSE_UNAUTHORIZED)
             return
-        if not await self.listen_for_ban():
+        if not await self.listen_for_ban():  # joins the user's topic: notices come there
             return
-        self.hub = fanout.hub()
-        self.topic = fanout.user_topic(self.user_id)
-        await self.hub.join(self.topic, self)
         await self.accept()
         await self.send_json({"type": "hello", "you": {"username": self.user.username}})
         self.start_heartbeat()
 
-    async def release(self) -> None:
-        await super().release()
-        topic, self.topic = self.topic, None
-        if topic:
-            await self.hub.leave(topic, self)
-
     async def hub_message(self, message: dict[str, Any], frames: fanout.Frames) -> None:
         if message["type"] == "notify":
-            await self.base_send({"type": "websocket.send", "text": frames.whole()})
+            self.post(frames.whole())
+        else:
+            await super().hub_message(message, frames)
 
     async def hub_reconnected(self) -> None:
         """Notifications are hints (the lobby and the game pages hold the truth)."""

@@ -30,7 +30,6 @@ import weakref
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
-from autobahn.exception import Disconnected
 from django.conf import settings
 
 from bloqueio_site import jsontext
@@ -166,6 +165,13 @@ class Hub:
         if confirmed is not None:
             await asyncio.wait_for(confirmed.wait(), SUBSCRIBE_TIMEOUT)
 
+    def drop(self, topic: str, listener: Listener) -> None:
+        """Stop delivering `topic` to `listener` at once (a socket that is closing);
+        `leave` still follows and unsubscribes once nobody here listens."""
+        listeners = self.listeners.get(topic)
+        if listeners is not None:
+            listeners.discard(listener)
+
     async def leave(self, topic: str, listener: Listener) -> None:
         listeners = self.listeners.get(topic)
         if listeners is None:
@@ -173,7 +179,8 @@ class Hub:
         listeners.discard(listener)
         if listeners:
             return
-        del self.listeners[topic]
+        if self.listeners.get(topic) is listeners:
+            del self.listeners[topic]
         self.presence.pop(topic, None)
         self.latest_ply.pop(topic, None)
         self._confirmed.pop(topic, None)
@@ -245,11 +252,11 @@ class Hub:
         if not listeners:
             return
         frames = Frames(message, self.presence_of(topic))
+        # A listener only queues the frames for its socket (games.live.outbox): nothing
+        # here waits for any client.
         for listener in list(listeners):
             try:
                 await listener.hub_message(message, frames)
-            except Disconnected:
-                pass  # closed while this message was on its way; its clean-up follows
             except Exception:
                 log.warning("fan-out: delivery to a socket of %s failed", topic,
                             exc_info=True)

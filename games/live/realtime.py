@@ -1,10 +1,11 @@
-"""The bridge from committed changes to WebSocket groups.
+"""The bridge from committed changes to the sockets.
 
 `on_committed` is registered as a `games.live.broadcast` listener. It runs right after the
-commit of every game write (in the writer's thread) and fans the change out through the
-game's sockets through `games.live.fanout` (one Redis PUBLISH, encoded once per process),
-and the lobby summary and players' personal notifications through the channel layer.
-Both only notify; clients recover anything lost from the database with `sync`.
+commit of every game write (in the writer's thread) and fans the change out through
+`games.live.fanout` (one Redis PUBLISH, encoded once per process): to the game's sockets,
+to the lobby's, and as personal notifications to the players' (`/ws/me/`). Account
+notices (a ban) take the same path to every socket of the account. It only notifies;
+clients recover anything lost from the database with `sync`.
 """
 
 from __future__ import annotations
@@ -14,20 +15,14 @@ import logging
 import os
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
-from channels.layers import get_channel_layer
+from asgiref.sync import SyncToAsync
 
 from games.live import fanout
 from games.live.broadcast import Committed
 
 log = logging.getLogger(__name__)
 
-LOBBY_GROUP = "lobby"
-
-
-def account_group(user_id: int) -> str:
-    """Every socket of one signed-in user, whatever it is for (bans close them all)."""
-    return f"account-{user_id}"
+LOBBY_TOPIC = "lobby"
 
 
 def lobby_summary(game: dict[str, Any]) -> dict[str, Any]:
@@ -39,8 +34,8 @@ def lobby_summary(game: dict[str, Any]) -> dict[str, Any]:
 
 
 def _fanout_messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
-    """(topic, message) pairs for `games.live.fanout`: the game's sockets, then players'
-    personal notifications (`/ws/me/`)."""
+    """(topic, message) pairs: the game's sockets, the lobby's (unless it is only a
+    move), then players' personal notifications (`/ws/me/`)."""
     game = change.game
     if change.events:
         out = [(fanout.game_topic(change.game_id),
@@ -48,6 +43,9 @@ def _fanout_messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
     else:
         out = [(fanout.game_topic(change.game_id),
                 {"type": "game.changed", "change": change.change, "game": game})]
+    if change.change != "events":
+        out.append((LOBBY_TOPIC, {"type": "lobby", "change": change.change,
+                                  "game": lobby_summary(game)}))
     notes: dict[int, str] = {}
     if change.change == "started":
         notes = {uid: "game_started" for uid in change.seat_users if uid is not None}
@@ -68,32 +66,6 @@ def _fanout_messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def _layer_messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
-    """(group, message) pairs for the channel layer: the lobby's summary."""
-    if change.change == "events":
-        return []
-    return [(LOBBY_GROUP, {"type": "lobby.change", "change": change.change,
-                           "game": lobby_summary(change.game)})]
-
-
-async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]],
-                    topics: list[tuple[str, dict[str, Any]]]) -> None:
-    """The fan-out first (the game's sockets are waiting), then the group messages."""
-    if topics:
-        try:
-            await fanout.hub().publish(*topics)
-        except Exception as exc:
-            # The write is committed; clients catch up with `sync`. Never fail the caller.
-            log.warning("realtime: fan-out to %s failed: %r", topics[0][0], exc)
-    results = await asyncio.gather(
-        *(layer.group_send(group, message) for group, message in messages),
-        return_exceptions=True,
-    )
-    for (group, _), outcome in zip(messages, results, strict=True):
-        if isinstance(outcome, BaseException):
-            log.warning("realtime: group_send to %s failed: %r", group, outcome)
-
-
 def _server_loop() -> asyncio.AbstractEventLoop | None:
     """The server's event loop when called from one of its worker threads, else None."""
     if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
@@ -102,39 +74,35 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     return loop if loop is not None and loop.is_running() else None
 
 
-def _send_soon(messages: list[tuple[str, dict[str, Any]]], what: str,
-               topics: list[tuple[str, dict[str, Any]]] | None = None) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    topics = topics or []
+async def _publish(topics: list[tuple[str, dict[str, Any]]]) -> None:
+    try:
+        await fanout.hub().publish(*topics)
+    except Exception as exc:
+        # The write is committed; clients catch up with `sync`. Never fail the caller.
+        log.warning("realtime: fan-out to %s failed: %r", topics[0][0], exc)
+
+
+def _send_soon(topics: list[tuple[str, dict[str, Any]]], what: str) -> None:
     loop = _server_loop()
     if loop is not None:
-        asyncio.run_coroutine_threadsafe(_send_all(layer, messages, topics), loop)
-        return
-    if topics:
-        try:
-            fanout.publish_sync(*topics)
-        except Exception:
-            log.warning("realtime: fan-out of %s failed", what, exc_info=True)
-    if not messages:
+        asyncio.run_coroutine_threadsafe(_publish(topics), loop)
         return
     try:
-        async_to_sync(_send_all)(layer, messages, [])
+        fanout.publish_sync(*topics)
     except Exception:
-        log.warning("realtime: broadcast of %s failed", what, exc_info=True)
+        log.warning("realtime: fan-out of %s failed", what, exc_info=True)
 
 
 def on_user_banned(sender: Any, *, user_id: int, **kwargs: Any) -> None:
     """Close every socket the banned user has open, on every server process."""
-    _send_soon([(account_group(user_id), {"type": "account.banned"})], f"ban of user {user_id}")
+    _send_soon([(fanout.user_topic(user_id), {"type": "account.banned"})],
+               f"ban of user {user_id}")
 
 
 def send_to_game(game_id: int, message: dict[str, Any]) -> None:
     """Fan a committed change that is not an event (a chat message) out to the game's
     sockets: the same one PUBLISH and per-process delivery as events. Call after commit."""
-    _send_soon([], f"{message['type']} of game {game_id}",
-               [(fanout.game_topic(game_id), message)])
+    _send_soon([(fanout.game_topic(game_id), message)], f"{message['type']} of game {game_id}")
 
 
 def on_committed(change: Committed) -> None:
@@ -145,4 +113,4 @@ def on_committed(change: Committed) -> None:
     reordering between threads is repaired by the consumers' gap fill). Elsewhere
     (management commands, the worker) it sends synchronously.
     """
-    _send_soon(_layer_messages(change), f"game {change.game_id}", _fanout_messages(change))
+    _send_soon(_fanout_messages(change), f"game {change.game_id}")

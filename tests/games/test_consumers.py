@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
-from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from bloqueio_site.asgi import application
@@ -17,7 +16,6 @@ from games import selectors, services
 from games.live import broadcast, fanout, realtime
 from games.live.consumers import BaseConsumer
 from games.live.frames import CLOSE_UNAVAILABLE, MAX_FRAME_BYTES
-from games.live.realtime import account_group
 from tests.conftest import client_for, make_user
 from tests.live.servers import PrivateRedis
 from tests.ws_helpers import LOCAL, receive_type, seat_four
@@ -434,30 +432,39 @@ async def test_a_rate_limited_frame_gets_its_ref_back(four):
     await comm.disconnect()
 
 
-async def test_a_connect_that_meets_a_dead_redis_is_refused_and_leaves_no_group(
+async def test_a_connect_that_meets_a_dead_redis_is_refused_and_leaves_no_topic(
         four, settings, tmp_path):
-    """The channel layer (the account group) works, but the fan-out's Redis is down: the
-    join fails, the socket is refused `unavailable` (4503), and the account group it had
-    joined is left again."""
+    """The fan-out's Redis is down: joining the account's topic (for bans) fails, the
+    socket is refused `unavailable` (4503), and no topic keeps it as a listener."""
     gid, users = four
     dead = PrivateRedis(tmp_path)  # never started: its port refuses connections
     settings.REDIS_URL = dead.url
-    layer = get_channel_layer()
     comm = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=_headers(users[0]))
     connected, _ = await comm.connect(timeout=15)
     assert connected
     error = await comm.receive_json_from(timeout=15)
     assert error["code"] == "unavailable"
     assert (await comm.receive_output(timeout=5))["code"] == CLOSE_UNAVAILABLE
-    assert await _group_members(layer, account_group(users[0].pk)) == []
     await comm.wait()
+    hub = fanout.hub()
+    assert not hub.listeners.get(fanout.user_topic(users[0].pk))
+    assert not hub.listeners.get(fanout.game_topic(gid))
 
 
-async def _group_members(layer: Any, group: str) -> list[bytes]:
-    """The channels in `group`, read straight from channels-redis' sorted set."""
-    key = layer._group_key(group)
-    connection = layer.connection(layer.consistent_hash(group))
-    return await connection.zrange(key, 0, -1)
+async def test_no_socket_runs_a_channel_layer_receive(four):
+    """Game, lobby and personal sockets hear everything through the fan-out: none of them
+    opens a channel-layer channel (a channels_redis receive, cancelled as its socket
+    closed, could hang and keep the server from stopping)."""
+    gid, users = four
+    comms = [await connect(f"/ws/games/{gid}/", users[0]), await connect("/ws/lobby/"),
+             await connect("/ws/me/", users[1])]
+    for comm in comms:
+        await receive_type(comm, "hello")
+    consumers = [task for task in asyncio.all_tasks()
+                 if "RedisChannelLayer.receive" in repr(task.get_coro())]
+    assert consumers == []
+    for comm in comms:
+        await comm.disconnect()
 
 
 async def test_a_socket_several_events_behind_catches_up_with_one_events_frame(four):

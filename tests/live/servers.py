@@ -74,14 +74,17 @@ def _wait_healthy(server: Server, deadline: float) -> None:
     raise RuntimeError(f"the server on {server.port} did not become healthy")
 
 
-def start(tmp: Path, redis_url: str | None = None, server: str | None = None) -> Server:
+def start(tmp: Path, redis_url: str | None = None, server: str | None = None,
+          env: dict[str, str] | None = None) -> Server:
     """A server process as `python -m bloqueio_site.serve` runs it: `server` (daphne or
-    uvicorn), by default the one production runs (`SERVER`, else serve's default)."""
+    uvicorn), by default the one production runs (`SERVER`, else serve's default);
+    `env` adds to its environment."""
     port = free_port()
     log = tmp / f"server-{port}.log"
     process = subprocess.Popen(
         command(["127.0.0.1", str(port)], server),
-        cwd=ROOT, env=server_env(redis_url), stdout=log.open("wb"), stderr=subprocess.STDOUT,
+        cwd=ROOT, env={**server_env(redis_url), **(env or {})}, stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
     )
     found = Server(port, process, log)
     _wait_healthy(found, time.monotonic() + 60)
@@ -120,12 +123,13 @@ def worker(tmp: Path, name: str = "worker") -> Iterator[subprocess.Popen[bytes]]
 
 @contextmanager
 def live_servers(count: int, tmp: Path, redis_url: str | None = None,
-                 kinds: Sequence[str | None] = ()) -> Iterator[list[Server]]:
+                 kinds: Sequence[str | None] = (),
+                 env: dict[str, str] | None = None) -> Iterator[list[Server]]:
     """`count` server processes; `kinds` names each one's server (default: the default)."""
     servers: list[Server] = []
     try:
         for n in range(count):
-            servers.append(start(tmp, redis_url, kinds[n] if n < len(kinds) else None))
+            servers.append(start(tmp, redis_url, kinds[n] if n < len(kinds) else None, env))
         yield servers
     finally:
         for server in servers:

@@ -8,18 +8,16 @@ import json
 
 import pytest
 import websockets
-from websockets.frames import Opcode
-from websockets.legacy.framing import Frame
+from websockets.frames import Frame, Opcode
 
 from bloqueio_site.uvicorn_ws import text_frame
 from tests.live.servers import live_servers
 
 
 def websockets_own(text: str) -> bytes:
-    """What uvicorn's websockets protocol (legacy) writes for a text message."""
-    out: list[bytes] = []
-    Frame(True, Opcode.TEXT, text.encode()).write(out.append, mask=False, extensions=[])
-    return b"".join(out)
+    """What websockets' sans-I/O protocol (uvicorn's `websockets-sansio`) writes for a
+    text message from a server with no extension."""
+    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[])
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 200_000])
