@@ -2,9 +2,11 @@
 
 A game has two rooms. Its players (seated, and still in the game while it runs) write to
 the players' room; everyone else (spectators, and a player who resigned or timed out of
-a running game) to the spectators'. While a game runs its players read only their own
-room, so spectators cannot coach them (as on lichess); before it starts and once it is
-over everyone reads both. The consumers apply the same rules to live messages.
+a running game) to the spectators'. While a game runs each side reads only its own room
+(as on lichess): spectators cannot coach the players, and the players' talk is theirs
+(moderators read both); before it starts and once it is over everyone reads both. The
+REST view, the socket's `hello`, `chat_history`, `sync` and its live messages all ask
+`readable_rooms`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ PLAYERS = "players"
 SPECTATORS = "spectators"
 BOTH = frozenset({PLAYERS, SPECTATORS})
 PLAYERS_ONLY = frozenset({PLAYERS})
+SPECTATORS_ONLY = frozenset({SPECTATORS})
 
 
 def is_playing(status: str, seat: int | None, in_game: Sequence[bool] | None) -> bool:
@@ -30,8 +33,8 @@ def writing_room(status: str, seat: int | None, in_game: Sequence[bool] | None) 
     return PLAYERS if is_playing(status, seat, in_game) else SPECTATORS
 
 
-def readable_rooms(status: str, seat: int | None,
-                   in_game: Sequence[bool] | None) -> frozenset[str]:
-    if status == "active" and is_playing(status, seat, in_game):
-        return PLAYERS_ONLY
-    return BOTH
+def readable_rooms(status: str, seat: int | None, in_game: Sequence[bool] | None,
+                   *, moderator: bool = False) -> frozenset[str]:
+    if status != "active" or moderator:
+        return BOTH
+    return PLAYERS_ONLY if is_playing(status, seat, in_game) else SPECTATORS_ONLY

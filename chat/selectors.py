@@ -34,7 +34,8 @@ def viewer_rooms(game: Game, user: Any) -> frozenset[str]:
     """The rooms `user` (None or anonymous: a spectator) may read in `game` now."""
     user_id = user.pk if user is not None and user.is_authenticated else None
     seat = game_selectors.seat_of(game, user_id)
-    return rooms.readable_rooms(game.status, seat, game.state.get("in_game"))
+    return rooms.readable_rooms(game.status, seat, game.state.get("in_game"),
+                                moderator=is_moderator(user))
 
 
 def history(*, game: Game, viewer: Any, after_id: int = 0, limit: int = HISTORY_CAP,

@@ -50,7 +50,7 @@ class GameChatView(APIView):
             "messages": found[:selectors.HISTORY_CAP],
             "more": len(found) > selectors.HISTORY_CAP,
             "room": rooms.writing_room(game.status, seat, in_game) if user_id else None,
-            "rooms": sorted(rooms.readable_rooms(game.status, seat, in_game)),
+            "rooms": sorted(selectors.viewer_rooms(game, request.user)),
         })
 
     @extend_schema(operation_id="game_chat_create", request=io.PostIn,

@@ -318,14 +318,16 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
 
 
 def _hello(game_id: int, user: Any) -> tuple[dict[str, Any], int | None,
-                                            list[dict[str, Any]]] | None:
-    """The game, the viewer's seat, and the last chat messages the viewer may read."""
+                                            list[dict[str, Any]], bool] | None:
+    """The game, the viewer's seat, the last chat messages the viewer may read, and
+    whether the viewer moderates (reads both rooms while the game runs)."""
     game = selectors.get_game(game_id)
     if game is None:
         return None
     user_id = user.pk if user is not None and user.is_authenticated else None
     chat = chat_selectors.history(game=game, viewer=user, limit=CHAT_ON_HELLO, newest=True)
-    return selectors.game_json(game), selectors.seat_of(game, user_id), chat
+    return (selectors.game_json(game), selectors.seat_of(game, user_id), chat,
+            chat_selectors.is_moderator(user))
 
 
 def _chat_after(game_id: int, user: Any, after: int) -> list[dict[str, Any]] | None:
@@ -351,6 +353,7 @@ class GameConsumer(BaseConsumer):
     status = "waiting"
     in_game: list[bool] | None = None
     noted_ply = -1
+    moderator = False
     answering = False  # a `sync` is being read: live messages wait behind its answer
 
     async def connect(self) -> None:
@@ -373,7 +376,7 @@ class GameConsumer(BaseConsumer):
         if hello is None:
             await self.refuse("not_found", f"No game {self.game_id}.", CLOSE_NOT_FOUND)
             return
-        game, self.seat, chat = hello
+        game, self.seat, chat, self.moderator = hello
         self.seat_count = len(game["seats"])
         self.last_ply = game["ply"]
         self._note(game)
@@ -431,7 +434,8 @@ class GameConsumer(BaseConsumer):
             self.in_game = game["state"].get("in_game")
 
     def reads(self, room: str) -> bool:
-        return room in chat_rooms.readable_rooms(self.status, self.seat, self.in_game)
+        return room in chat_rooms.readable_rooms(self.status, self.seat, self.in_game,
+                                                 moderator=self.moderator)
 
     # -- client messages -------------------------------------------------------------------
 

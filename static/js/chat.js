@@ -154,7 +154,9 @@ export function createChat(root, { me, send }) {
     const note = $("#chat-note");
     note.textContent = room === "players" && game.status === "active"
       ? "Only the players read this room. Spectators' messages show once the game is over."
-      : (room === "spectators" && signedIn && game.status === "active" ? "Players don't see this room until the game is over." : "");
+      : (room === "spectators" && game.status === "active"
+        ? "Players don't see this room, and the players' chat opens when the game is over."
+        : "");
     note.hidden = !note.textContent;
   }
 

@@ -24,22 +24,28 @@ def test_post_returns_the_message_in_the_callers_room(game, alice, carol):
 
 
 def test_history_is_what_the_viewer_may_read(game, alice, bob, carol, anon):
+    """While the game runs each side reads its own room: the players' talk never reaches
+    an anonymous call (the page promises "Only the players read this room")."""
     post(game, alice, "gl")
     post(game, carol, "psst bob")
+    post(game, bob, "ty")
     url = f"/api/games/{game.pk}/chat/"
     as_bob = client_for(bob).get(url).json()
-    assert [m["text"] for m in as_bob["messages"]] == ["gl"]
+    assert [m["text"] for m in as_bob["messages"]] == ["gl", "ty"]
     assert (as_bob["room"], as_bob["rooms"], as_bob["more"]) == ("players", ["players"], False)
+    first = as_bob["messages"][0]["id"]
+    assert [m["text"] for m in client_for(bob).get(f"{url}?after={first}").json()["messages"]] \
+        == ["ty"]
     as_anon = anon.get(url).json()
-    assert [m["text"] for m in as_anon["messages"]] == ["gl", "psst bob"]
-    assert (as_anon["room"], as_anon["rooms"]) == (None, ["players", "spectators"])
-    first = as_anon["messages"][0]["id"]
-    assert [m["text"] for m in anon.get(f"{url}?after={first}").json()["messages"]] \
-        == ["psst bob"]
+    assert [m["text"] for m in as_anon["messages"]] == ["psst bob"]
+    assert (as_anon["room"], as_anon["rooms"]) == (None, ["spectators"])
+    as_carol = client_for(carol).get(url).json()
+    assert [m["text"] for m in as_carol["messages"]] == ["psst bob"]
+    assert (as_carol["room"], as_carol["rooms"]) == ("spectators", ["spectators"])
 
 
 def test_history_is_capped_at_200_with_more(game, alice, anon):
-    ChatMessage.objects.bulk_create([ChatMessage(game=game, author=alice, room="players",
+    ChatMessage.objects.bulk_create([ChatMessage(game=game, author=alice, room="spectators",
                                                  text=str(i)) for i in range(201)])
     body = anon.get(f"/api/games/{game.pk}/chat/").json()
     assert len(body["messages"]) == 200 and body["more"] is True

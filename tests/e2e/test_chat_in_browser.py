@@ -87,7 +87,7 @@ def chat_scenario(new_page: Any, game_id: int) -> None:
 
     say(alice, IMG)
     say(alice, SCRIPT)
-    for page in (alice, bob, carol):
+    for page in (alice, bob):
         wait_text(page, IMG)
         wait_text(page, SCRIPT)
         # Literal text: no element was made from it, no handler ran.
@@ -97,15 +97,22 @@ def chat_scenario(new_page: Any, game_id: int) -> None:
     say(carol, "bob should wall e5")
     wait_text(carol, "bob should wall e5")
     say(bob, "thanks all https://example.org")
-    for page in (alice, bob, carol):
+    for page in (alice, bob):
         wait_text(page, "thanks all https://example.org")
         assert page.locator("#chat-log a").count() == 0  # links are not made clickable
-    # The players never got the spectator's message; the spectator has all three rooms'.
+    say(carol, SCRIPT)  # the spectators' room is text only too
+    wait_text(carol, SCRIPT)
+    # While the game runs each side reads only its own room, as each page says: the
+    # players never got the spectator's messages, the spectator never got the players'.
     for page in (alice, bob):
         assert "bob should wall e5" not in page.eval_on_selector_all("#chat-log .chat-text",
                                                                      TEXTS)
+        assert "Only the players read this room" in page.inner_text("#chat-note")
     assert carol.eval_on_selector_all("#chat-log .chat-text", TEXTS) == [
-        IMG, SCRIPT, "bob should wall e5", "thanks all https://example.org"]
+        "bob should wall e5", SCRIPT]
+    assert carol.locator("#chat-log img, #chat-log script").count() == 0
+    assert carol.evaluate("() => window.__xss === undefined")
+    assert "players' chat opens when the game is over" in carol.inner_text("#chat-note")
     shot(carol, "chat-spectator")
 
     # Too fast: alice has sent 2; the 6th within 10 s is refused, shown under the input.
