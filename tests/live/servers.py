@@ -61,12 +61,12 @@ def server_env(redis_url: str | None = None) -> dict[str, str]:
     return env
 
 
-def _wait_healthy(server: Server, deadline: float) -> None:
+def _wait_healthy(server: Server, deadline: float, probe: str = "/healthz") -> None:
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             raise RuntimeError(f"the server exited: {server.log.read_text()[-2000:]}")
         try:
-            with urllib.request.urlopen(f"{server.http}/healthz", timeout=2) as response:
+            with urllib.request.urlopen(f"{server.http}{probe}", timeout=2) as response:
                 if response.status == 200:
                     return
         except OSError:
@@ -74,17 +74,20 @@ def _wait_healthy(server: Server, deadline: float) -> None:
     raise RuntimeError(f"the server on {server.port} did not become healthy")
 
 
-def start(tmp: Path, redis_url: str | None = None, server: str | None = None) -> Server:
+def start(tmp: Path, redis_url: str | None = None, server: str | None = None,
+          env: dict[str, str] | None = None, probe: str = "/healthz") -> Server:
     """A server process as `python -m bloqueio_site.serve` runs it: `server` (daphne or
-    uvicorn), by default the one production runs (`SERVER`, else serve's default)."""
+    uvicorn), by default the one production runs (`SERVER`, else serve's default);
+    `env` adds to (or replaces) server_env's variables; ready once `probe` answers 200."""
     port = free_port()
     log = tmp / f"server-{port}.log"
     process = subprocess.Popen(
         command(["127.0.0.1", str(port)], server),
-        cwd=ROOT, env=server_env(redis_url), stdout=log.open("wb"), stderr=subprocess.STDOUT,
+        cwd=ROOT, env={**server_env(redis_url), **(env or {})}, stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
     )
     found = Server(port, process, log)
-    _wait_healthy(found, time.monotonic() + 60)
+    _wait_healthy(found, time.monotonic() + 60, probe)
     return found
 
 
