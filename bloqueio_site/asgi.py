@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
+HTTP bodies pass the size limit before Django reads them (`asgi_http.BodyLimit`).
 WebSockets pass the allowed-hosts Origin check, then session auth (cookie), then token
 auth (`Authorization: Token <key>` header), which wins when present.
 """
@@ -11,9 +12,9 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bloqueio_site.settings")
 django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
 
-from bloqueio_site.asgi_http import GuardedASGIHandler  # noqa: E402
+from bloqueio_site.asgi_http import BodyLimit, GuardedASGIHandler  # noqa: E402
 
-django_asgi_app = GuardedASGIHandler()
+django_asgi_app = BodyLimit(GuardedASGIHandler())
 
 # Imported after Django is set up: these touch models.
 from channels.auth import AuthMiddlewareStack  # noqa: E402
