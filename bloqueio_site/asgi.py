@@ -1,8 +1,9 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
 HTTP bodies pass the size limit before Django reads them (`asgi_http.BodyLimit`).
-WebSockets pass the allowed-hosts Origin check, then session auth (cookie), then token
-auth (`Authorization: Token <key>` header), which wins when present.
+WebSockets pass the Origin check (the site's own full origin, `ws_origin`), then session
+auth (cookie), then token auth (`Authorization: Token <key>` header), which wins when
+present.
 """
 
 import os
@@ -19,11 +20,11 @@ django_asgi_app = BodyLimit(GuardedASGIHandler())
 # Imported after Django is set up: these touch models.
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
 from bloqueio_site.autobahn_tuning import close_with_code, quiet_autobahn  # noqa: E402
 from bloqueio_site.routing import websocket_urlpatterns  # noqa: E402
+from bloqueio_site.ws_origin import OriginCheck  # noqa: E402
 
 quiet_autobahn()
 close_with_code()
@@ -31,7 +32,7 @@ close_with_code()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": OriginCheck(
             AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }
