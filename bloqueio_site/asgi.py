@@ -1,9 +1,9 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
 HTTP bodies pass the size limit before Django reads them (`asgi_http.BodyLimit`).
-WebSockets pass the Origin check (the site's own full origin, `ws_origin`), then session
-auth (cookie), then token auth (`Authorization: Token <key>` header), which wins when
-present.
+WebSockets pass the Origin check (the site's own full origin, `ws_origin`), the
+per-address limits (`socket_limits`), session auth (cookie), then token auth
+(`Authorization: Token <key>` header), which wins when present, then the per-account cap.
 """
 
 import os
@@ -24,6 +24,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
 from bloqueio_site.autobahn_tuning import close_with_code, quiet_autobahn  # noqa: E402
 from bloqueio_site.routing import websocket_urlpatterns  # noqa: E402
+from bloqueio_site.socket_limits import AccountLimits, AddressLimits  # noqa: E402
 from bloqueio_site.ws_origin import OriginCheck  # noqa: E402
 
 quiet_autobahn()
@@ -32,8 +33,8 @@ close_with_code()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": OriginCheck(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
-        ),
+        "websocket": OriginCheck(AddressLimits(AuthMiddlewareStack(TokenAuthMiddleware(
+            AccountLimits(URLRouter(websocket_urlpatterns))
+        )))),
     }
 )

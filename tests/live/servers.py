@@ -123,12 +123,15 @@ def worker(tmp: Path, name: str = "worker") -> Iterator[subprocess.Popen[bytes]]
 
 @contextmanager
 def live_servers(count: int, tmp: Path, redis_url: str | None = None,
-                 kinds: Sequence[str | None] = ()) -> Iterator[list[Server]]:
-    """`count` server processes; `kinds` names each one's server (default: the default)."""
+                 kinds: Sequence[str | None] = (), env: dict[str, str] | None = None
+                 ) -> Iterator[list[Server]]:
+    """`count` server processes; `kinds` names each one's server (default: the default);
+    `env` adds to their environment."""
     servers: list[Server] = []
     try:
         for n in range(count):
-            servers.append(start(tmp, redis_url, kinds[n] if n < len(kinds) else None))
+            servers.append(start(tmp, redis_url, kinds[n] if n < len(kinds) else None,
+                                 env))
         yield servers
     finally:
         for server in servers:
