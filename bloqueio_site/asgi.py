@@ -23,12 +23,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
 from bloqueio_site.autobahn_tuning import close_with_code, quiet_autobahn  # noqa: E402
+from bloqueio_site.daphne_body import limit_daphne_bodies  # noqa: E402
 from bloqueio_site.routing import websocket_urlpatterns  # noqa: E402
 from bloqueio_site.socket_limits import AccountLimits, AddressLimits  # noqa: E402
 from bloqueio_site.ws_origin import OriginCheck  # noqa: E402
 
 quiet_autobahn()
 close_with_code()
+limit_daphne_bodies()
 
 application = ProtocolTypeRouter(
     {

@@ -12,7 +12,8 @@ then seen as empty by the API. In front of Django, a body over `MAX_REQUEST_BYTE
 refused with 413 (`too_large` for the API) and the connection closed: at once when its
 Content-Length says so, without reading a byte of it, and as soon as a chunked body
 passes the limit, without keeping it. A body within the limit is handed on in memory,
-with the Content-Length a chunked one lacked.
+with the Content-Length a chunked one lacked. Daphne reads a body before it runs the
+application: `daphne_body` gives it the same limit.
 """
 
 from __future__ import annotations
@@ -96,15 +97,20 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-async def too_large(scope: Scope, send: Send, limit: int) -> None:
-    """413, and `Connection: close` so the server stops reading the rest of the body."""
+def too_large_answer(path: str, limit: int) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The 413's headers and body: `too_large` JSON for the API, text elsewhere, and
+    `Connection: close` so the server stops reading the rest of the body."""
     detail = f"The request body is too large (at most {limit} bytes)."
-    if scope.get("path", "").startswith("/api/"):
+    if path.startswith("/api/"):
         body = json.dumps({"code": "too_large", "detail": detail}).encode()
         kind = b"application/json"
     else:
         body, kind = detail.encode(), b"text/plain; charset=utf-8"
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close")]})
+    return [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close")], body
+
+
+async def too_large(scope: Scope, send: Send, limit: int) -> None:
+    headers, body = too_large_answer(scope.get("path", ""), limit)
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -124,17 +124,17 @@ def chunked_flood(port: int, most: int = 20 * 1024 * 1024) -> tuple[int, bytes, 
 
 
 @pytest.mark.slow
-def test_a_live_server_refuses_a_declared_giant_body_unsent(tmp_path):
-    """uvicorn only: Daphne (Twisted) reads a whole body before it runs the application
-    (docs/operations.md, "Request bodies"); HAProxy in front refuses it (below)."""
-    with live_servers(1, tmp_path, kinds=["uvicorn"]) as (server,):
+@pytest.mark.parametrize("kind", ["uvicorn", "daphne"])
+def test_a_live_server_refuses_a_declared_giant_body_unsent(kind, tmp_path):
+    with live_servers(1, tmp_path, kinds=[kind]) as (server,):
         status, body = declared_giant(server.port)
     assert status == 413 and json.loads(body)["code"] == "too_large"
 
 
 @pytest.mark.slow
-def test_a_live_server_cuts_a_chunked_flood_off_near_the_limit(tmp_path):
-    with live_servers(1, tmp_path, kinds=["uvicorn"]) as (server,):
+@pytest.mark.parametrize("kind", ["uvicorn", "daphne"])
+def test_a_live_server_cuts_a_chunked_flood_off_near_the_limit(kind, tmp_path):
+    with live_servers(1, tmp_path, kinds=[kind]) as (server,):
         status, body, sent = chunked_flood(server.port)
     assert status == 413 and json.loads(body)["code"] == "too_large"
     assert sent < 20 * 1024 * 1024  # answered long before the client was done
@@ -147,3 +147,22 @@ def test_haproxy_refuses_a_declared_giant_body_itself(tmp_path):
         stop(servers[0])  # so only HAProxy itself can answer 413 (else 503)
         status, body = declared_giant(proxy.port)
     assert status == 413 and json.loads(body)["code"] == "too_large"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["uvicorn", "daphne"])
+def test_a_live_server_reads_bodies_within_the_limit_chunked_or_not(kind, tmp_path):
+    token = make_user("alice").auth_token.key.encode()
+    raw = json.dumps({"kind": "bloqueio"}).encode()
+    head = (b"POST /api/games/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            b"Content-Type: application/json\r\nAuthorization: Token " + token + b"\r\n")
+    with live_servers(1, tmp_path, kinds=[kind]) as (server,):
+        answers = []
+        for request in (head + b"Content-Length: %d\r\n\r\n" % len(raw) + raw,
+                        head + b"Transfer-Encoding: chunked\r\n\r\n"
+                        + b"%x\r\n" % len(raw) + raw + b"\r\n0\r\n\r\n"):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+                sock.sendall(request)
+                answers.append(read_answer(sock))
+    for status, body in answers:
+        assert status == 201 and json.loads(body)["kind"] == "bloqueio", body
