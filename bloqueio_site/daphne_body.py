@@ -30,41 +30,41 @@ def _refuse(request: Any) -> None:
     request.channel.loseConnection()
 
 
+def _gotLength(self: Any, length: int | None) -> None:  # Twisted names the hooks
+    self._body_bytes = 0
+    if length is not None and length > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+        _refuse(self)
+        length = 0  # nothing of it is kept: an empty in-memory body
+    _ORIGINAL["gotLength"](self, length)
+
+
+def _handleContentChunk(self: Any, data: bytes) -> None:
+    if getattr(self, "_body_refused", False):
+        return
+    self._body_bytes = getattr(self, "_body_bytes", 0) + len(data)
+    if self._body_bytes > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+        _refuse(self)
+        return
+    _ORIGINAL["handleContentChunk"](self, data)
+
+
+def _process(self: Any) -> Any:
+    return None if getattr(self, "_body_refused", False) else _ORIGINAL["process"](self)
+
+
+PATCHES = {"gotLength": _gotLength, "handleContentChunk": _handleContentChunk,
+           "process": _process}
+_ORIGINAL: dict[str, Any] = {}
+
+
 def limit_daphne_bodies() -> bool:
     """Patch Daphne's request class (once); False if Daphne is not installed."""
     try:
         from daphne.http_protocol import WebRequest
     except ImportError:
         return False
-    if getattr(WebRequest, "_limits_bodies", False):
-        return True
-    got_length = WebRequest.gotLength
-    handle_chunk = WebRequest.handleContentChunk
-    process = WebRequest.process
-
-    def gotLength(self: Any, length: int | None) -> None:  # Twisted names the hooks
-        self._body_bytes = 0
-        if length is not None and length > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
-            _refuse(self)
-            length = 0  # nothing of it is kept: an empty in-memory body
-        got_length(self, length)
-
-    def handleContentChunk(self: Any, data: bytes) -> None:
-        if getattr(self, "_body_refused", False):
-            return
-        self._body_bytes = getattr(self, "_body_bytes", 0) + len(data)
-        if self._body_bytes > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
-            _refuse(self)
-            return
-        handle_chunk(self, data)
-
-    def process_unless_refused(self: Any) -> Any:
-        if getattr(self, "_body_refused", False):
-            return None
-        return process(self)
-
-    WebRequest.gotLength = gotLength  # type: ignore[method-assign]
-    WebRequest.handleContentChunk = handleContentChunk  # type: ignore[method-assign]
-    WebRequest.process = process_unless_refused  # type: ignore[method-assign]
-    WebRequest._limits_bodies = True  # type: ignore[attr-defined]
+    for name, patch in PATCHES.items():
+        if name not in _ORIGINAL:
+            _ORIGINAL[name] = getattr(WebRequest, name)
+            setattr(WebRequest, name, patch)
     return True

@@ -163,18 +163,19 @@ class Over(Exception):
                       "retry_after": retry_after}
 
 
-async def hold(keys: list[str], caps: list[int], details: list[str]) -> str | None:
-    """Count one more open socket under each key, or raise `Over` naming the full one;
-    the socket's member id (None when Redis was unreachable and nothing was counted)."""
+async def hold(key: str, cap: int, detail: str) -> str | None:
+    """Count one more open socket under `key`, or raise `Over` (`too_many_sockets`) if
+    `cap` are open; the socket's member id (None when Redis was unreachable and nothing
+    was counted)."""
     member = uuid.uuid4().hex
     try:
-        full = await COUNTS.acquire(keys, caps, member)
+        full = await COUNTS.acquire([key], [cap], member)
     except Exception as exc:
         log.warning("sockets not counted: Redis is unavailable (%r)", exc)
         return None
     if full:
-        raise Over("too_many_sockets", details[full - 1], CAP_RETRY_AFTER)
-    _held[member] = keys
+        raise Over("too_many_sockets", detail, CAP_RETRY_AFTER)
+    _held[member] = [key]
     _start_renewing()
     return member
 
@@ -219,44 +220,48 @@ def _opens_left(address: str) -> None:
     limits.check(OPENS, f"socket:{address}", "Too many sockets opened from this address")
 
 
-class AddressLimits:
+class _Limits:
+    """ASGI middleware: `check` a socket's limits, then run it holding its place, or
+    refuse it (see `refuse`)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def check(self, scope: dict[str, Any]) -> str | None:
+        """The socket's place (`hold`), or raise `Over`."""
+        raise NotImplementedError
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            member = await self.check(scope)
+        except Over as over:
+            await refuse(receive, send, over)
+            return
+        await run_holding(self.app, scope, receive, send, member)
+
+
+class AddressLimits(_Limits):
     """Per address: a rate of opens and a cap on open sockets (before authentication)."""
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def check(self, scope: dict[str, Any]) -> str | None:
         address = limits.address_of(scope)
         try:
-            try:
-                await sync_to_async(_opens_left, thread_sensitive=False)(address)
-            except limits.RateLimited as exc:
-                raise Over(exc.code, exc.detail, exc.retry_after) from None
-            member = await hold([f"address:{address}"], [PER_ADDRESS],
-                                [f"At most {PER_ADDRESS} sockets may be open from one "
-                                 "address; close one first."])
-        except Over as over:
-            await refuse(receive, send, over)
-            return
-        await run_holding(self.app, scope, receive, send, member)
+            await sync_to_async(_opens_left, thread_sensitive=False)(address)
+        except limits.RateLimited as exc:
+            raise Over(exc.code, exc.detail, exc.retry_after) from None
+        return await hold(f"address:{address}", PER_ADDRESS,
+                          f"At most {PER_ADDRESS} sockets may be open from one address; "
+                          "close one first.")
 
 
-class AccountLimits:
-    """Per signed-in account: a cap on open sockets (after authentication)."""
+class AccountLimits(_Limits):
+    """Per signed-in account: a cap on open sockets (after authentication); anonymous
+    sockets have only their address's."""
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def check(self, scope: dict[str, Any]) -> str | None:
         user = scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.app(scope, receive, send)
-            return
-        try:
-            member = await hold([f"account:{user.pk}"], [PER_ACCOUNT],
-                                [f"At most {PER_ACCOUNT} sockets may be open for one "
-                                 "account; close one first."])
-        except Over as over:
-            await refuse(receive, send, over)
-            return
-        await run_holding(self.app, scope, receive, send, member)
+            return None
+        return await hold(f"account:{user.pk}", PER_ACCOUNT,
+                          f"At most {PER_ACCOUNT} sockets may be open for one account; "
+                          "close one first.")
