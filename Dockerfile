@@ -5,6 +5,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 RUN pip install --no-cache-dir -e .
 COPY . .
-RUN DJANGO_ENV=development python manage.py collectstatic --noinput -v 0
+# In production mode (hashed names and their manifest), as the server runs.
+RUN sh deploy/collect_static.sh
 EXPOSE 8000
 CMD ["python", "-m", "bloqueio_site.serve", "0.0.0.0", "8000"]

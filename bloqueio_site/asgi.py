@@ -1,7 +1,9 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-WebSockets pass the allowed-hosts Origin check, then session auth (cookie), then token
-auth (`Authorization: Token <key>` header), which wins when present.
+HTTP bodies pass the size limit before Django reads them (`asgi_http.BodyLimit`).
+WebSockets pass the Origin check (the site's own full origin, `ws_origin`), the
+per-address limits (`socket_limits`), session auth (cookie), then token auth
+(`Authorization: Token <key>` header), which wins when present, then the per-account cap.
 """
 
 import os
@@ -11,14 +13,13 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bloqueio_site.settings")
 django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
 
-from bloqueio_site.asgi_http import GuardedASGIHandler  # noqa: E402
+from bloqueio_site.asgi_http import BodyLimit, GuardedASGIHandler  # noqa: E402
 
-django_asgi_app = GuardedASGIHandler()
+django_asgi_app = BodyLimit(GuardedASGIHandler())
 
 # Imported after Django is set up: these touch models.
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
 from bloqueio_site.autobahn_tuning import (  # noqa: E402
@@ -26,17 +27,21 @@ from bloqueio_site.autobahn_tuning import (  # noqa: E402
     graceful_stop,
     quiet_autobahn,
 )
+from bloqueio_site.daphne_body import limit_daphne_bodies  # noqa: E402
 from bloqueio_site.routing import websocket_urlpatterns  # noqa: E402
+from bloqueio_site.socket_limits import AccountLimits, AddressLimits  # noqa: E402
+from bloqueio_site.ws_origin import OriginCheck  # noqa: E402
 
 quiet_autobahn()
 close_with_code()
 graceful_stop()
+limit_daphne_bodies()
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
-        ),
+        "websocket": OriginCheck(AddressLimits(AuthMiddlewareStack(TokenAuthMiddleware(
+            AccountLimits(URLRouter(websocket_urlpatterns))
+        )))),
     }
 )

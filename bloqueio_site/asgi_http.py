@@ -1,20 +1,35 @@
-"""Django's ASGI handler, minus one way a malformed request became a 500.
+"""Django's ASGI handler, minus ways a malformed or oversized request cost the server.
 
-A request whose Content-Type names a charset makes `ASGIRequest.__init__` set its
-encoding, whose setter parses the query string at once; more than
-`DATA_UPLOAD_MAX_NUMBER_FIELDS` parameters then raise `TooManyFieldsSent` (a
+`GuardedASGIHandler`: a request whose Content-Type names a charset makes
+`ASGIRequest.__init__` set its encoding, whose setter parses the query string at once;
+more than `DATA_UPLOAD_MAX_NUMBER_FIELDS` parameters then raise `TooManyFieldsSent` (a
 SuspiciousOperation) out of `create_request`, where nothing catches it. Here it is
 refused like the same request without a charset: 400, `invalid` for the API.
+
+`BodyLimit`: Django reads a whole body into a temporary file (on disk past 2.5 MB)
+before it looks at its size, and a chunked body (no Content-Length) was read whole and
+then seen as empty by the API. In front of Django, a body over `MAX_REQUEST_BYTES` is
+refused with 413 (`too_large` for the API) and the connection closed: at once when its
+Content-Length says so, without reading a byte of it, and as soon as a chunked body
+passes the limit, without keeping it. A body within the limit is handed on in memory,
+with the Content-Length a chunked one lacked. Daphne reads a body before it runs the
+application: `daphne_body` gives it the same limit.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import SuspiciousOperation
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
+
+Scope = dict[str, Any]
+Receive = Any
+Send = Any
 
 
 class GuardedASGIHandler(ASGIHandler):
@@ -27,3 +42,75 @@ class GuardedASGIHandler(ASGIHandler):
             if scope.get("path", "").startswith("/api/"):
                 return None, JsonResponse({"code": "invalid", "detail": str(exc)}, status=400)
             return None, HttpResponseBadRequest()
+
+
+def declared_length(headers: list[tuple[bytes, bytes]]) -> int | None:
+    """The request's Content-Length, or None when it has none (or none the server would
+    frame the body by: the server refuses those itself)."""
+    for name, value in headers:
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+class BodyLimit:
+    """ASGI middleware: a body over `MAX_REQUEST_BYTES` never reaches the application
+    (see the module docstring). Server-neutral: it sees only ASGI messages."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE  # MAX_REQUEST_BYTES
+        declared = declared_length(scope.get("headers", []))
+        if declared is not None and declared > limit:
+            await too_large(scope, send, limit)
+            return
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":  # http.disconnect: nobody to answer
+                return
+            body += message.get("body", b"")
+            if len(body) > limit:
+                await too_large(scope, send, limit)
+                return
+            more = message.get("more_body", False)
+        if declared is None and body:
+            # Chunked: tell Django (and DRF, which reads no body without it) its length.
+            scope = dict(scope, headers=[*scope["headers"],
+                                         (b"content-length", str(len(body)).encode())])
+        pending: list[dict[str, Any]] = [
+            {"type": "http.request", "body": bytes(body), "more_body": False}]
+
+        async def replay() -> dict[str, Any]:
+            # The body once, then the server's own messages (http.disconnect).
+            return pending.pop() if pending else await receive()
+
+        await self.app(scope, replay, send)
+
+
+def too_large_answer(path: str, limit: int) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The 413's headers and body: `too_large` JSON for the API, text elsewhere, and
+    `Connection: close` so the server stops reading the rest of the body."""
+    detail = f"The request body is too large (at most {limit} bytes)."
+    if path.startswith("/api/"):
+        body = json.dumps({"code": "too_large", "detail": detail}).encode()
+        kind = b"application/json"
+    else:
+        body, kind = detail.encode(), b"text/plain; charset=utf-8"
+    return [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close")], body
+
+
+async def too_large(scope: Scope, send: Send, limit: int) -> None:
+    headers, body = too_large_answer(scope.get("path", ""), limit)
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

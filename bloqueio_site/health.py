@@ -1,4 +1,5 @@
-"""`GET /healthz`: does a query and a channel-layer round trip both work?
+"""`GET /healthz`: does a query and a channel-layer round trip both work, and does every
+static file have its hashed name (a page without one is a 500)?
 `GET /livez`: is this process serving at all (nothing else asked)?
 
 A load balancer checks `/livez`: PostgreSQL and Redis are shared by every process, so
@@ -9,11 +10,14 @@ pages and its static files. Monitoring checks `/healthz`."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import uuid
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.contrib.staticfiles.finders import get_finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
@@ -34,6 +38,28 @@ def _check_database() -> None:
         connection.close()
 
 
+@functools.cache
+def _missing_static() -> tuple[str, ...]:
+    """Static files the finders know that the manifest has no hashed name for.
+
+    Only the manifest storage (production) has names to miss. It reads its manifest once,
+    when the process first uses it, so the answer holds for the process's life and is
+    worked out once (a walk of the static folders)."""
+    hashed = getattr(staticfiles_storage, "hashed_files", None)
+    if hashed is None:
+        return ()
+    found = {path for finder in get_finders()
+             for path, _ in finder.list(["CVS", ".*", "*~"])}
+    return tuple(sorted(found - set(hashed)))
+
+
+def _check_static() -> None:
+    missing = _missing_static()
+    if missing:
+        raise RuntimeError(f"{len(missing)} static files are missing from the manifest "
+                           f"(first: {missing[0]}); run deploy/collect_static.sh")
+
+
 async def _check_channel_layer() -> None:
     layer = get_channel_layer()
     if layer is None:
@@ -50,6 +76,7 @@ async def healthz(request: HttpRequest) -> JsonResponse:
     checks = {
         "database": sync_to_async(_check_database, thread_sensitive=False)(),
         "channel_layer": _check_channel_layer(),
+        "static": sync_to_async(_check_static, thread_sensitive=False)(),
     }
     report: dict[str, str] = {}
     for name, check in checks.items():

@@ -102,7 +102,12 @@ def _clear_presence() -> None:
 
     prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
     client = redis.Redis.from_url(settings.REDIS_URL)
-    keys = list(client.scan_iter(f"{prefix}:presence:*"))
+    # Socket counts and socket-open rates too (bloqueio_site/socket_limits.py): each test
+    # opens its sockets from the same address, and may leave some unclosed.
+    cache_prefix = settings.CACHES["default"]["KEY_PREFIX"]
+    keys = [key for pattern in (f"{prefix}:presence:*", f"{prefix}:sockets:*",
+                                f"{cache_prefix}:*:limit:socket_opens:*")
+            for key in client.scan_iter(pattern)]
     if keys:
         client.delete(*keys)
     client.close()

@@ -61,12 +61,12 @@ def server_env(redis_url: str | None = None) -> dict[str, str]:
     return env
 
 
-def _wait_healthy(server: Server, deadline: float) -> None:
+def _wait_healthy(server: Server, deadline: float, probe: str = "/healthz") -> None:
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             raise RuntimeError(f"the server exited: {server.log.read_text()[-2000:]}")
         try:
-            with urllib.request.urlopen(f"{server.http}/healthz", timeout=2) as response:
+            with urllib.request.urlopen(f"{server.http}{probe}", timeout=2) as response:
                 if response.status == 200:
                     return
         except OSError:
@@ -75,10 +75,10 @@ def _wait_healthy(server: Server, deadline: float) -> None:
 
 
 def start(tmp: Path, redis_url: str | None = None, server: str | None = None,
-          env: dict[str, str] | None = None) -> Server:
+          env: dict[str, str] | None = None, probe: str = "/healthz") -> Server:
     """A server process as `python -m bloqueio_site.serve` runs it: `server` (daphne or
     uvicorn), by default the one production runs (`SERVER`, else serve's default);
-    `env` adds to its environment."""
+    `env` adds to (or replaces) server_env's variables; ready once `probe` answers 200."""
     port = free_port()
     log = tmp / f"server-{port}.log"
     process = subprocess.Popen(
@@ -87,7 +87,7 @@ def start(tmp: Path, redis_url: str | None = None, server: str | None = None,
         stderr=subprocess.STDOUT,
     )
     found = Server(port, process, log)
-    _wait_healthy(found, time.monotonic() + 60)
+    _wait_healthy(found, time.monotonic() + 60, probe)
     return found
 
 
@@ -123,13 +123,15 @@ def worker(tmp: Path, name: str = "worker") -> Iterator[subprocess.Popen[bytes]]
 
 @contextmanager
 def live_servers(count: int, tmp: Path, redis_url: str | None = None,
-                 kinds: Sequence[str | None] = (),
-                 env: dict[str, str] | None = None) -> Iterator[list[Server]]:
-    """`count` server processes; `kinds` names each one's server (default: the default)."""
+                 kinds: Sequence[str | None] = (), env: dict[str, str] | None = None
+                 ) -> Iterator[list[Server]]:
+    """`count` server processes; `kinds` names each one's server (default: the default);
+    `env` adds to their environment."""
     servers: list[Server] = []
     try:
         for n in range(count):
-            servers.append(start(tmp, redis_url, kinds[n] if n < len(kinds) else None, env))
+            servers.append(start(tmp, redis_url, kinds[n] if n < len(kinds) else None,
+                                 env))
         yield servers
     finally:
         for server in servers:

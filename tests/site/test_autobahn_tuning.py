@@ -40,8 +40,9 @@ def test_a_message_over_the_limit_is_closed_with_1009_and_a_reason(tmp_path, ser
     fail-by-drop off; uvicorn: bloqueio_site.uvicorn_ws adds the reason)."""
 
     async def send_huge(ws_base: str) -> tuple[int | None, str | None]:
+        origin = {"Origin": ws_base.replace("ws:", "http:")}  # the site's own
         async with websockets.connect(f"{ws_base}/ws/ping/", max_size=None,
-                                      additional_headers={"Origin": "http://127.0.0.1"}) as ws:
+                                      additional_headers=origin) as ws:
             await ws.send('{"type": "ping", "pad": "' + "x" * (1024 * 1024 + 10) + '"}')
             with pytest.raises(websockets.ConnectionClosedError) as closed:
                 await asyncio.wait_for(ws.recv(), 10)

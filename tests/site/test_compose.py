@@ -47,3 +47,22 @@ def test_haproxy_in_compose_routes_to_the_web_services():
     targets = re.findall(r"^\s*server (\S+) (\S+):(\d+) check", game, re.M)
     assert targets == [("web1", "web1", "8000"), ("web2", "web2", "8000")]
     assert set(proxy["depends_on"]) == {"web1", "web2"}
+
+
+def test_the_secret_key_is_required_with_no_fallback():
+    """A published default key would be every deployment's key that forgot to set one."""
+    text = (ROOT / "docker-compose.yml").read_text()
+    compose = yaml.safe_load(text)
+    for name in ("migrate", "web1", "web2", "worker"):
+        value = compose["services"][name]["environment"]["DJANGO_SECRET_KEY"]
+        assert re.fullmatch(r"\$\{DJANGO_SECRET_KEY:\?[^}]+\}", value), (name, value)
+    assert not re.search(r"DJANGO_SECRET_KEY:?-", text), "a fallback secret key"
+
+
+def test_the_web_health_check_renders_pages_too():
+    """/healthz alone stayed 200 while every page was a 500 (tests/site/test_docker_static.py
+    runs this check against live servers)."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    for name in ("web1", "web2"):
+        test = compose["services"][name]["healthcheck"]["test"]
+        assert "'/healthz'" in test[-1] and "'/'" in test[-1], test

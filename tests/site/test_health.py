@@ -1,4 +1,5 @@
-"""`/healthz` checks the database and the channel layer for real; `/livez` neither."""
+"""`/healthz` checks the database and the channel layer for real, and the static files
+(tests/site/test_docker_static.py checks a production build); `/livez` none of them."""
 
 import pytest
 from django.test import override_settings
@@ -9,7 +10,7 @@ pytestmark = pytest.mark.django_db
 def test_healthz_ok_with_postgres_and_redis(client):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"database": "ok", "channel_layer": "ok"}
+    assert response.json() == {"database": "ok", "channel_layer": "ok", "static": "ok"}
 
 
 def test_healthz_503_names_a_dead_channel_layer(client):
