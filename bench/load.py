@@ -101,11 +101,13 @@ def free_port(first: int = 0, last: int = 0) -> int:
 
 def production_env() -> dict[str, str]:
     """This environment in the production configuration (docs/operations.md's checklist),
-    on plain-HTTP loopback: no TLS, so no SSL redirect. Anything else (DATABASE_URL,
-    REDIS_URL, DATABASE_POOL_*, ...) passes through."""
+    on plain-HTTP loopback: no TLS, so no SSL redirect. Every synthetic user comes from
+    127.0.0.1, so the per-address limits are scaled up (`RATE_LIMIT_SCALE`, 1000 unless
+    set). Anything else (DATABASE_URL, REDIS_URL, DATABASE_POOL_*, ...) passes through."""
     env = dict(os.environ)
     env.pop("DJANGO_DEBUG", None)  # production's own default: off
     env.setdefault("LOG_LEVEL", "warning")
+    env.setdefault("RATE_LIMIT_SCALE", "1000")
     env.update(DJANGO_ENV="production",
                DJANGO_SECRET_KEY=env.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
                DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
