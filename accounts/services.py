@@ -16,10 +16,11 @@ from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from accounts import selectors
+from accounts import names, selectors
 from accounts.lockout import LOCKED_OUT, lockout_detail
 from accounts.models import User
 from accounts.signals import user_banned
+from bloqueio_site import limits
 from bloqueio_site.errors import ServiceError
 from games import services
 from games.errors import AlreadyLeft, AlreadyStarted, GameOver, NotAPlayer
@@ -52,14 +53,28 @@ class LockedOut(ServiceError):
     status = 429
 
 
-def register_user(*, username: str, password: str, email: str = "") -> tuple[User, str]:
-    """Create a user and its API token; raises RegistrationError with field errors.
+# Per client address, whatever the name: sign-ups (rating farms), and login attempts
+# (each costs a password hash; the lock-out only counts one account's failures).
+SIGNUP_RATE = limits.rate("signup", "SIGNUP_LIMIT", 5, 3600)
+LOGIN_RATE = limits.rate("login", "LOGIN_ATTEMPT_LIMIT", 30, 15 * 60)
+
+
+def check_login_rate(address: str) -> None:
+    """Count a login attempt from `address`; `limits.RateLimited` when over the limit."""
+    limits.check(LOGIN_RATE, address, "Too many login attempts from your address")
+
+
+def register_user(*, username: str, password: str, address: str,
+                  email: str = "") -> tuple[User, str]:
+    """Create a user and its API token; raises RegistrationError with field errors, or
+    `limits.RateLimited` past SIGNUP_RATE sign-ups from `address`.
 
     The password is hashed before the first query: PBKDF2 costs ~0.3 s of CPU, and a
     pooled connection held through it would make a burst of sign-ups need one
     connection each. (A taken name therefore costs a hash too, which also keeps sign-up
     from telling taken names apart by timing.)
     """
+    limits.check(SIGNUP_RATE, address, "Too many sign-ups from your address")
     errors: dict[str, list[str]] = {}
     email = User.objects.normalize_email(email)
     candidate = User(username=username, email=email)
@@ -67,6 +82,9 @@ def register_user(*, username: str, password: str, email: str = "") -> tuple[Use
         User.username_validator(username)
     except ValidationError as exc:
         errors["username"] = list(exc.messages)
+    if hidden := names.invisible_characters(User.normalize_username(username)):
+        errors.setdefault("username", []).append(
+            f"A name cannot hold invisible characters ({', '.join(hidden)}).")
     try:
         validate_password(password, user=candidate)
     except ValidationError as exc:
@@ -75,20 +93,29 @@ def register_user(*, username: str, password: str, email: str = "") -> tuple[Use
         raise RegistrationError(errors)
     candidate.username = User.normalize_username(username)
     candidate.password = make_password(password)
-    if User.objects.filter(username__iexact=username).exists():
-        raise RegistrationError({"username": ["That username is taken."]})
+    if (clash := selectors.name_clash(candidate.username)) is not None:
+        raise RegistrationError({"username": [_clash_message(candidate.username, clash)]})
     try:
         with transaction.atomic():
             candidate.save()
             token = Token.objects.create(user=candidate)
     except IntegrityError:
-        # Lost a race with a concurrent registration of the same name (any case).
+        # Lost a race with a concurrent registration of the same or a look-alike name:
+        # the unique keys (accounts/names.py) settled it.
         raise RegistrationError({"username": ["That username is taken."]}) from None
     return candidate, token.key
 
 
+def _clash_message(username: str, clash: User) -> str:
+    if clash.username_key == names.fold(username):
+        return "That username is taken."
+    return f'That username looks like the existing name "{clash.username}".'
+
+
 def token_for_credentials(*, request: HttpRequest, username: str, password: str) -> str:
-    """The user's API token, created on first use; throttled by django-axes."""
+    """The user's API token, created on first use; throttled per address (LOGIN_RATE)
+    and per account and address (django-axes)."""
+    check_login_rate(limits.address_of(request))
     try:
         user = authenticate(request=request, username=username, password=password)
     except PermissionDenied:

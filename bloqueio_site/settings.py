@@ -221,6 +221,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+# The folded name: "Carol" and "CAROL" are one account's failures (accounts/lockout.py).
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
 
 # --- REST API -------------------------------------------------------------------------
 REST_FRAMEWORK = {

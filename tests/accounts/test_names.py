@@ -1,0 +1,82 @@
+"""User names: one case folding everywhere, look-alike and invisible names refused."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError
+
+from accounts import names
+from accounts.models import User
+from tests.conftest import PASSWORD, make_user
+
+pytestmark = pytest.mark.django_db
+
+CYRILLIC_ALICE = "\u0430lice"
+
+
+def _register(anon, username: str):
+    return anon.post("/api/auth/register/", {"username": username, "password": PASSWORD},
+                     format="json")
+
+
+def test_a_look_alike_of_an_existing_name_is_refused_naming_it(anon, alice):
+    refused = _register(anon, CYRILLIC_ALICE)
+    assert (refused.status_code, refused.json()["code"]) == (400, "invalid")
+    assert refused.json()["errors"]["username"] == [
+        'That username looks like the existing name "alice".']
+    assert not User.objects.filter(username=CYRILLIC_ALICE).exists()
+
+
+@pytest.mark.parametrize(("existing", "newcomer"), [
+    ("bob", "b0b"), ("bill", "biII"), ("modern", "rnodern"), ("alice", "ALICE"),
+])
+def test_look_alikes_and_other_cases_are_refused(anon, existing, newcomer):
+    make_user(existing)
+    refused = _register(anon, newcomer)
+    assert refused.status_code == 400
+    assert "username" in refused.json()["errors"]
+
+
+def test_the_register_page_names_the_clash(client, alice):
+    response = client.post("/accounts/register/", {
+        "username": CYRILLIC_ALICE, "password1": PASSWORD, "password2": PASSWORD})
+    assert response.status_code == 200
+    assert b"looks like the existing name &quot;alice&quot;" in response.content
+
+
+@pytest.mark.parametrize("name", ["\u3164alice", "al\u115fice", "alice\u180e"])
+def test_names_with_invisible_characters_are_refused(anon, name):
+    refused = _register(anon, name)
+    assert refused.status_code == 400
+    assert "invisible" in refused.json()["errors"]["username"][-1]
+
+
+def test_the_database_refuses_a_look_alike_that_races_past_the_check(alice):
+    with pytest.raises(IntegrityError):
+        User.objects.create_user(username=CYRILLIC_ALICE, password=PASSWORD)
+
+
+@pytest.mark.parametrize(("stored", "typed"), [
+    ("\u039f\u0394\u03a5\u03a3\u03a3\u0395\u03a5\u03a3",  # ODYSSEUS in Greek capitals
+     "\u03bf\u03b4\u03c5\u03c3\u03c3\u03b5\u03c5\u03c2"),  # and in small letters
+    ("\u0130stanbul", "\u0130STANBUL"),
+    ("Stra\u00dfe", "STRASSE"),
+])
+def test_every_lookup_folds_names_the_same_way(anon, client, stored, typed):
+    make_user(stored)
+    for name in (stored, typed):
+        assert anon.get(f"/api/users/{name}/").json()["username"] == stored
+        assert client.get(f"/users/{name}/").status_code == 200
+        token = anon.post("/api/auth/token/", {"username": name, "password": PASSWORD},
+                          format="json")
+        assert token.status_code == 200, name
+    assert _register(anon, typed).status_code == 400
+
+
+def test_renaming_derives_the_keys_again(alice):
+    alice.username = "Alicia"
+    alice.save(update_fields=["username"])
+    alice.refresh_from_db()
+    assert (alice.username_key, alice.username_skeleton) == (
+        "alicia", names.confusable_key("Alicia"))
+    assert User.objects.get_by_natural_key("ALICIA") == alice
