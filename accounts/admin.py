@@ -12,15 +12,16 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.forms import ModelForm
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
-from accounts import services
+from accounts import credentials, services
 from accounts.models import User
 from bloqueio_site.errors import ServiceError
 from chat import services as chat_services
@@ -105,6 +106,19 @@ class BloqueioUserAdmin(UserAdmin):
         elif flipped:
             moderation.moderate_unban(actor=request.user, user=obj, reason=reason)
             self.message_user(request, f"{obj.username} is active again.")
+
+    def user_change_password(self, request: HttpRequest, id: str,
+                             form_url: str = "") -> HttpResponse:
+        """Django's page; a password set here ends the user's sessions and tokens too
+        (accounts/credentials.py), the administrator's own session staying."""
+        response = super().user_change_password(request, id, form_url)
+        if request.method == "POST" and response.status_code == 302:
+            user = self.get_object(request, unquote(id))
+            if user is not None:
+                own = user.pk == request.user.pk
+                credentials.password_changed(
+                    user=user, keep_session=request.session.session_key if own else None)
+        return response
 
     @admin.action(description="Ban selected users (disable, log out, close sockets, "
                               "leave games)…", permissions=["ban"])

@@ -6,17 +6,15 @@ import logging
 from dataclasses import dataclass, field
 from functools import partial
 
-from django.contrib.auth import SESSION_KEY, authenticate
+from django.contrib.auth import authenticate
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.password_validation import validate_password
-from django.contrib.sessions.models import Session
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
-from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from accounts import names, selectors
+from accounts import credentials, names, selectors
 from accounts.lockout import LOCKED_OUT, lockout_detail
 from accounts.models import User
 from accounts.signals import user_banned
@@ -124,8 +122,7 @@ def token_for_credentials(*, request: HttpRequest, username: str, password: str)
         raise LockedOut(lockout_detail())
     if user is None:
         raise BadCredentials("Unable to log in with those credentials.")
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+    return credentials.default_token(user)
 
 
 # -- moderation: bans ------------------------------------------------------------------
@@ -178,8 +175,8 @@ def ban_user(user: User, *, by: User | None = None) -> BanReport:
     with transaction.atomic():
         # The UPDATE locks the row: a concurrent unban of the same user waits its turn.
         User.objects.filter(pk=user.pk).update(is_active=False)
-        report.tokens, _ = Token.objects.filter(user_id=user.pk).delete()
-        report.sessions = _end_sessions(user.pk)
+        report.tokens = credentials.delete_tokens(user.pk)
+        report.sessions = credentials.end_sessions(user.pk)
         # In the ban's transaction: a matcher holding the entry (SKIP LOCKED) commits its
         # game first, and the clean-up below then finds that game and leaves it.
         report.queue_entries = selectors.queue_entries(user.pk)
@@ -196,22 +193,6 @@ def unban_user(user: User) -> None:
     User.objects.filter(pk=user.pk).update(is_active=True)
     user.is_active = True
     log.info("user %s (%s) unbanned", user.pk, user.username)
-
-
-def _end_sessions(user_id: int) -> int:
-    """Delete every unexpired session signed in as `user_id`; returns how many.
-
-    Sessions are not indexed by user, so this decodes the unexpired ones: one scan per
-    ban. A session this misses (a login racing the ban) is dead anyway: Django's backend
-    refuses an inactive user whenever it loads a session.
-    """
-    store = Session.get_session_store_class()()
-    rows = (Session.objects.filter(expire_date__gt=timezone.now())
-            .values_list("session_key", "session_data"))
-    doomed = [key for key, data in rows.iterator(chunk_size=1000)
-              if store.decode(data).get(SESSION_KEY) == str(user_id)]
-    deleted, _ = Session.objects.filter(session_key__in=doomed).delete()
-    return deleted
 
 
 def _after_ban(user: User, report: BanReport) -> None:

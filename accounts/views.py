@@ -1,17 +1,21 @@
-"""Account pages: register, profile. Login/logout/password change are Django's views."""
+"""Account pages: register, log in, password change, API tokens, profile (log-in and
+password change are Django's views with our limits and revocations added)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from accounts import bots, selectors, services
+from accounts import bots, credentials, selectors, services
 from accounts.forms import RegisterForm
 from bloqueio_site import limits
+from bloqueio_site.errors import ServiceError
 from games.boards.colours import kind_label, seat_name
 
 
@@ -50,6 +54,37 @@ class LoginView(auth_views.LoginView):
             return _too_many(self.render_to_response(
                 self.get_context_data(form=form, refusal=exc.detail)), exc)
         return super().post(request, *args, **kwargs)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's page; then every other session and every API token ends (and their
+    sockets close), this browser's session staying signed in."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)  # saves, and gives this session a new key
+        credentials.password_changed(user=form.user,
+                                     keep_session=self.request.session.session_key)
+        return response
+
+
+@login_required
+def tokens(request: HttpRequest) -> HttpResponse:
+    """List the API tokens, make a named one (its key shown this once), revoke one."""
+    new_key = error = None
+    if request.method == "POST":
+        try:
+            if "revoke" in request.POST:
+                credentials.revoke_token(user=request.user, token_id=request.POST["revoke"])
+                messages.success(request, "The token is revoked; its sockets are closed.")
+                return redirect("tokens")
+            _, new_key = credentials.create_token(user=request.user,
+                                                  name=request.POST.get("name", ""))
+        except ServiceError as exc:
+            error = exc.detail
+    return render(request, "accounts/tokens.html", {
+        "tokens": credentials.list_tokens(request.user), "new_key": new_key, "error": error,
+        "name_max": credentials.NAME_MAX,
+    }, status=400 if error else 200)
 
 
 def _too_many(response: HttpResponse, exc: limits.RateLimited) -> HttpResponse:

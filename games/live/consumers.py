@@ -21,6 +21,7 @@ from django.db import DatabaseError
 from redis.exceptions import RedisError
 
 from accounts import selectors as accounts_selectors
+from accounts import ws_auth
 from bloqueio_site import jsontext
 from bloqueio_site.errors import ServiceError
 from chat import rooms as chat_rooms
@@ -149,6 +150,15 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
     async def account_banned(self, message: dict[str, Any]) -> None:
         await self.send_json(error_frame("banned", "This account has been disabled."))
         await self.close(code=CLOSE_BANNED)
+
+    async def account_credentials_revoked(self, message: dict[str, Any]) -> None:
+        """A token of the account was revoked or its password changed: close if the
+        token or session this socket was opened with is among the dead."""
+        if await off_loop(ws_auth.still_authenticated)(self.scope):
+            return
+        await self.send_json(error_frame("credentials_revoked",
+                                         "These credentials were revoked; log in again."))
+        await self.close(code=CLOSE_UNAUTHORIZED)
 
     @property
     def user(self) -> Any:
