@@ -25,11 +25,12 @@ def active_user(username: str) -> User | None:
     return User.objects.filter(username_key=names.fold(username), is_active=True).first()
 
 
-def name_clash(username: str) -> User | None:
-    """The account whose name is `username` in another case or looks like it."""
+def name_clash(username: str, *, exclude_pk: int | None = None) -> User | None:
+    """The account (but `exclude_pk`) whose name is `username` in another case or looks
+    like it."""
     return (User.objects.filter(Q(username_key=names.fold(username))
                                 | Q(username_skeleton=names.confusable_key(username)))
-            .order_by("pk").first())
+            .exclude(pk=exclude_pk).order_by("pk").first())
 
 
 def is_active(user_id: int) -> bool:

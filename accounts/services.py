@@ -80,9 +80,8 @@ def register_user(*, username: str, password: str, address: str,
         User.username_validator(username)
     except ValidationError as exc:
         errors["username"] = list(exc.messages)
-    if hidden := names.invisible_characters(User.normalize_username(username)):
-        errors.setdefault("username", []).append(
-            f"A name cannot hold invisible characters ({', '.join(hidden)}).")
+    if problem := _invisible_refusal(username):
+        errors.setdefault("username", []).append(problem)
     try:
         validate_password(password, user=candidate)
     except ValidationError as exc:
@@ -91,8 +90,8 @@ def register_user(*, username: str, password: str, address: str,
         raise RegistrationError(errors)
     candidate.username = User.normalize_username(username)
     candidate.password = make_password(password)
-    if (clash := selectors.name_clash(candidate.username)) is not None:
-        raise RegistrationError({"username": [_clash_message(candidate.username, clash)]})
+    if problem := _clash_refusal(candidate.username):
+        raise RegistrationError({"username": [problem]})
     try:
         with transaction.atomic():
             candidate.save()
@@ -104,7 +103,22 @@ def register_user(*, username: str, password: str, address: str,
     return candidate, token.key
 
 
-def _clash_message(username: str, clash: User) -> str:
+def username_refusal(username: str, *, exclude_pk: int | None = None) -> str | None:
+    """Why `username` cannot be given to an account (other than `exclude_pk`), or None:
+    for the admin's forms; `register_user` checks the same in its own order."""
+    return _invisible_refusal(username) or _clash_refusal(username, exclude_pk=exclude_pk)
+
+
+def _invisible_refusal(username: str) -> str | None:
+    if hidden := names.invisible_characters(User.normalize_username(username)):
+        return f"A name cannot hold invisible characters ({', '.join(hidden)})."
+    return None
+
+
+def _clash_refusal(username: str, *, exclude_pk: int | None = None) -> str | None:
+    clash = selectors.name_clash(username, exclude_pk=exclude_pk)
+    if clash is None:
+        return None
     if clash.username_key == names.fold(username):
         return "That username is taken."
     return f'That username looks like the existing name "{clash.username}".'

@@ -9,6 +9,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts import credentials
+from accounts.models import User
 from tests.conftest import PASSWORD, client_for
 
 pytestmark = pytest.mark.django_db
@@ -124,3 +125,15 @@ def test_the_tokens_page_makes_lists_and_revokes(alice):
     assert _by_token(key).get("/api/me/").status_code == 401
     assert page.post("/accounts/tokens/", {"revoke": token_id}).status_code == 400
     assert Client().get("/accounts/tokens/").status_code == 302  # to the login page
+
+
+def test_a_password_set_in_the_admin_ends_the_users_tokens_and_sessions(alice):
+    root = User.objects.create_superuser("root", password=PASSWORD)
+    admin = _signed_in(root)
+    browser = _signed_in(alice)
+    response = admin.post(f"/admin/accounts/user/{alice.pk}/password/", {
+        "password1": NEW_PASSWORD, "password2": NEW_PASSWORD, "usable_password": "true"})
+    assert response.status_code == 302
+    assert client_for(alice).get("/api/me/").status_code == 401
+    assert browser.get("/api/me/").status_code == 401
+    assert admin.get("/admin/").status_code == 200  # the administrator stays signed in

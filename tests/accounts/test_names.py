@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import IntegrityError
+from django.test import Client
 
 from accounts import names
 from accounts.models import User
@@ -80,3 +81,25 @@ def test_renaming_derives_the_keys_again(alice):
     assert (alice.username_key, alice.username_skeleton) == (
         "alicia", names.confusable_key("Alicia"))
     assert User.objects.get_by_natural_key("ALICIA") == alice
+
+
+def test_the_admin_refuses_look_alikes_as_form_errors(alice, bob):
+    admin = User.objects.create_superuser("root", password=PASSWORD)
+    client = Client()
+    client.force_login(admin)
+    added = client.post("/admin/accounts/user/add/", {
+        "username": CYRILLIC_ALICE, "password1": PASSWORD, "password2": PASSWORD,
+        "usable_password": "true"})
+    assert added.status_code == 200
+    assert b"looks like the existing name &quot;alice&quot;" in added.content
+    page = client.get(f"/admin/accounts/user/{bob.pk}/change/")
+    form = page.context["adminform"].form
+    data = {name: value for name, value in form.initial.items()
+            if value is not None and name not in ("groups", "user_permissions", "password")}
+    data.update(username="ALICE", date_joined_0="2026-01-01", date_joined_1="00:00:00",
+                is_active="on")
+    data.pop("date_joined", None)
+    data.pop("last_login", None)
+    renamed = client.post(f"/admin/accounts/user/{bob.pk}/change/", data)
+    assert renamed.status_code == 200
+    assert b"That username is taken." in renamed.content
