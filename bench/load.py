@@ -106,6 +106,9 @@ def production_env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("DJANGO_DEBUG", None)  # production's own default: off
     env.setdefault("LOG_LEVEL", "warning")
+    # Every synthetic user comes from 127.0.0.1: the per-address limits (sign-ups, log-in
+    # attempts; bloqueio_site/limits.py) would refuse all but the first few.
+    env.setdefault("RATE_LIMIT_SCALE", "1000")
     env.update(DJANGO_ENV="production",
                DJANGO_SECRET_KEY=env.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
                DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",

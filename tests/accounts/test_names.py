@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib import import_module
+
 import pytest
 from django.db import IntegrityError
 from django.test import Client
@@ -103,3 +105,22 @@ def test_the_admin_refuses_look_alikes_as_form_errors(alice, bob):
     renamed = client.post(f"/admin/accounts/user/{bob.pk}/change/", data)
     assert renamed.status_code == 200
     assert b"That username is taken." in renamed.content
+
+
+def test_the_migration_keys_existing_names_oldest_first():
+    """Names from before the keys: each gets its keys; a later look-alike, or a later
+    name that folds like an older one, keeps NULL there instead of failing the
+    migration (accounts/migrations/0003)."""
+    from django.apps import apps
+
+    fill_keys = import_module("accounts.migrations.0003_username_keys").fill_keys
+    User.objects.bulk_create([User(username=name, password="!") for name in
+                              ("Stra\u00dfe", "STRASSE", "alice", CYRILLIC_ALICE)])
+    fill_keys(apps, None)
+    rows = dict(User.objects.filter(username__in=["Stra\u00dfe", "STRASSE", "alice",
+                                                  CYRILLIC_ALICE])
+                .values_list("username", "username_key"))
+    assert rows == {"Stra\u00dfe": "strasse", "STRASSE": None, "alice": "alice",
+                    CYRILLIC_ALICE: names.fold(CYRILLIC_ALICE)}
+    assert User.objects.get(username=CYRILLIC_ALICE).username_skeleton is None
+    assert User.objects.get_by_natural_key("strasse").username == "Stra\u00dfe"
