@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from rest_framework.authtoken.models import Token
 
+from accounts.errors import FieldErrors
 from accounts.models import ApiToken, User
 from accounts.signals import credentials_revoked
 from bloqueio_site.errors import ServiceError
@@ -45,18 +46,8 @@ class TooManyTokens(ServiceError):
     status = 409
 
 
-class PasswordRefused(ServiceError):
-    """Field errors of a password change: `errors` maps a field to its messages."""
-
-    code = "invalid"
-
-    def __init__(self, errors: dict[str, list[str]]):
-        field, messages = next(iter(errors.items()))
-        super().__init__(f"{field}: {messages[0]}")
-        self.errors = errors
-
-    def as_dict(self) -> dict[str, object]:  # type: ignore[override]
-        return {**super().as_dict(), "errors": self.errors}
+class PasswordRefused(FieldErrors):
+    """A password change refused, field by field."""
 
 
 def public_id(key: str) -> str:

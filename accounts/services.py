@@ -15,6 +15,7 @@ from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
 
 from accounts import credentials, names, selectors
+from accounts.errors import FieldErrors
 from accounts.lockout import LOCKED_OUT, lockout_detail
 from accounts.models import User
 from accounts.signals import user_banned
@@ -27,18 +28,8 @@ from games.ranked import matchmaking
 log = logging.getLogger(__name__)
 
 
-class RegistrationError(ServiceError):
-    """Field errors: `errors` maps a field to its messages."""
-
-    code = "invalid"
-
-    def __init__(self, errors: dict[str, list[str]]):
-        field, messages = next(iter(errors.items()))
-        super().__init__(f"{field}: {messages[0]}")
-        self.errors = errors
-
-    def as_dict(self) -> dict[str, object]:  # type: ignore[override]
-        return {**super().as_dict(), "errors": self.errors}
+class RegistrationError(FieldErrors):
+    """A sign-up refused, field by field."""
 
 
 class BadCredentials(ServiceError):

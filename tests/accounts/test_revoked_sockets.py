@@ -13,28 +13,15 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async as db
 from channels.testing import WebsocketCommunicator
-from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts import credentials
-from bloqueio_site.asgi import application
 from games.live.frames import CLOSE_UNAUTHORIZED
+from tests.accounts.test_ban_sockets import _logged_in_session, cookie_headers, opened
 from tests.conftest import PASSWORD, make_user
-from tests.ws_helpers import LOCAL, receive_type, token_headers
+from tests.ws_helpers import receive_type, token_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def cookie_headers(session_key: str) -> list[tuple[bytes, bytes]]:
-    return [*LOCAL, (b"cookie", f"sessionid={session_key}".encode())]
-
-
-async def opened(path: str, headers: list[tuple[bytes, bytes]]) -> WebsocketCommunicator:
-    comm = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await comm.connect()
-    assert connected
-    assert (await comm.receive_json_from(timeout=3))["type"] == "hello"
-    return comm
 
 
 async def closed_as_revoked(comm: WebsocketCommunicator) -> None:
@@ -55,19 +42,13 @@ async def still_open(comm: WebsocketCommunicator) -> None:
     await comm.disconnect()
 
 
-def _session_of(user: Any) -> str:
-    client = Client()
-    client.force_login(user)
-    return str(client.cookies["sessionid"].value)
-
-
 async def test_revoking_a_token_closes_only_its_sockets():
     alice = await db(make_user)("alice")
     bob = await db(make_user)("bob")
     info, named = await db(credentials.create_token)(user=alice, name="bot")
     by_named = [await opened(p, token_headers(named)) for p in ("/ws/me/", "/ws/lobby/")]
     by_default = await opened("/ws/me/", token_headers(alice.auth_token.key))
-    by_session = await opened("/ws/lobby/", cookie_headers(await db(_session_of)(alice)))
+    by_session = await opened("/ws/lobby/", cookie_headers(await db(_logged_in_session)(alice)))
     bobs = await opened("/ws/me/", token_headers(bob.auth_token.key))
 
     await db(credentials.revoke_token)(user=alice, token_id=info["id"])
@@ -82,7 +63,7 @@ async def test_a_password_change_closes_sockets_of_every_other_token_and_session
     alice = await db(make_user)("alice")
     _, named = await db(credentials.create_token)(user=alice, name="bot")
     by_default = await opened("/ws/me/", token_headers(alice.auth_token.key))
-    by_session = await opened("/ws/lobby/", cookie_headers(await db(_session_of)(alice)))
+    by_session = await opened("/ws/lobby/", cookie_headers(await db(_logged_in_session)(alice)))
     by_caller = await opened("/ws/me/", token_headers(named))
 
     def change() -> int:
