@@ -12,15 +12,16 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin
-from django.contrib.auth.forms import UserChangeForm
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.forms import ModelForm
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
-from accounts import services
+from accounts import credentials, services
 from accounts.models import User
 from bloqueio_site.errors import ServiceError
 from chat import services as chat_services
@@ -44,15 +45,33 @@ def _ban_summary(report: services.BanReport) -> str:
     return ", ".join(parts)
 
 
+def _checked_username(form: ModelForm, username: str | None) -> str | None:
+    """Refuse, as a form error, a name registration would refuse (another case, a
+    look-alike, invisible characters), rather than fail on the unique keys."""
+    if username and (problem := services.username_refusal(username,
+                                                          exclude_pk=form.instance.pk)):
+        raise ValidationError(problem)
+    return username
+
+
+class NameCheckedCreationForm(AdminUserCreationForm):
+    def clean_username(self) -> str | None:
+        return _checked_username(self, super().clean_username())
+
+
 class ModerationUserChangeForm(UserChangeForm):
     moderation_reason = forms.CharField(
         label="Reason for a ban or unban", required=False, max_length=REASON_MAX,
         widget=forms.Textarea(attrs={"rows": 2, "cols": 60}))
 
+    def clean_username(self) -> str | None:
+        return _checked_username(self, self.cleaned_data.get("username"))
+
 
 @admin.register(User)
 class BloqueioUserAdmin(UserAdmin):
     form = ModerationUserChangeForm
+    add_form = NameCheckedCreationForm
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
     actions = ["ban_users", "unban_users", "mute_hour", "mute_day", "mute_indefinitely",
                "unmute_users"]
@@ -105,6 +124,19 @@ class BloqueioUserAdmin(UserAdmin):
         elif flipped:
             moderation.moderate_unban(actor=request.user, user=obj, reason=reason)
             self.message_user(request, f"{obj.username} is active again.")
+
+    def user_change_password(self, request: HttpRequest, id: str,
+                             form_url: str = "") -> HttpResponse:
+        """Django's page; a password set here ends the user's sessions and tokens too
+        (accounts/credentials.py), the administrator's own session staying."""
+        response = super().user_change_password(request, id, form_url)
+        if request.method == "POST" and response.status_code == 302:
+            user = self.get_object(request, unquote(id))
+            if user is not None:
+                own = user.pk == request.user.pk
+                credentials.password_changed(
+                    user=user, keep_session=request.session.session_key if own else None)
+        return response
 
     @admin.action(description="Ban selected users (disable, log out, close sockets, "
                               "leave games)…", permissions=["ban"])

@@ -1,4 +1,10 @@
-"""What a locked-out login sees: JSON 429 for the API, a page for the browser."""
+"""Lock-outs after failed logins (django-axes): whose they are, and what a locked-out
+login sees (JSON 429 for the API, a page for the browser).
+
+Axes counts failures per (account, address), the account being the folded name
+(accounts/names.py): "Carol", "cArol" and "CAROL" are one account and share one count.
+Attempts per address, whatever the name, have their own limit (`services.LOGIN_RATE`).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,17 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+from accounts import names
+
 LOCKED_OUT = "locked_out"
+
+
+def lockout_username(request: HttpRequest, credentials: dict[str, Any] | None = None) -> str:
+    """AXES_USERNAME_CALLABLE: the folded name an attempt is for, from the credentials
+    given to `authenticate` or else the posted form."""
+    data = credentials if credentials else getattr(request, "POST", {})
+    name = data.get("username") if data else None
+    return names.fold(name) if isinstance(name, str) else ""
 
 
 def cooloff_minutes() -> int:

@@ -1,4 +1,5 @@
-"""The user model: Django's, with usernames unique regardless of case, and bot accounts.
+"""The user model: Django's, with usernames unique regardless of case or look-alike
+letters (accounts/names.py), named API tokens, and bot accounts.
 
 A bot account (`bot_level` set) is the computer playing at one level: it cannot log in
 (no usable password), the background worker plays its seats (games/computer.py), it is
@@ -8,15 +9,20 @@ off the human leaderboard.
 
 from __future__ import annotations
 
+import secrets
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
-from django.db.models.functions import Lower
+
+from accounts import names
 
 
 class CaseInsensitiveUserManager(UserManager):
     def get_by_natural_key(self, username: str | None) -> User:
-        # "Alice" logs in as "alice": lookups ignore case, like the unique constraint.
-        return self.get(username__iexact=username)
+        # "Alice" logs in as "alice": lookups compare the folded key, like the constraint.
+        return self.get(username_key=names.fold(username or ""))
 
 
 class User(AbstractUser):
@@ -24,10 +30,18 @@ class User(AbstractUser):
 
     # "" for people; "easy", "medium" or "hard" for the computer's accounts.
     bot_level = models.CharField(max_length=8, blank=True, default="", editable=False)
+    # Derived from `username` on save (accounts/names.py). NULL only for rows written
+    # around save() (bulk_create) and for the later of two look-alike names that existed
+    # before the key did (migration 0003): such a name cannot be looked up until renamed.
+    username_key = models.TextField(null=True, editable=False)  # noqa: DJ001
+    username_skeleton = models.TextField(null=True, editable=False)  # noqa: DJ001
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+            models.UniqueConstraint(fields=["username_key"],
+                                    name="accounts_user_username_key_unique"),
+            models.UniqueConstraint(fields=["username_skeleton"],
+                                    name="accounts_user_username_skeleton_unique"),
             # One account per bot level: its rating per kind is that level's rating.
             models.UniqueConstraint(fields=["bot_level"], name="accounts_user_one_per_bot_level",
                                     condition=~models.Q(bot_level="")),
@@ -36,6 +50,46 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.username
 
+    @classmethod
+    def from_db(cls, db: Any, field_names: Any, values: Any) -> User:
+        user = super().from_db(db, field_names, values)
+        user._saved_username = user.__dict__.get("username")
+        return user
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Derive the name's keys when the name is new or changed (a legacy look-alike
+        keeps its NULL skeleton through every other save)."""
+        if self._state.adding or self.username != getattr(self, "_saved_username", None):
+            self.username_key = names.fold(self.username)
+            self.username_skeleton = names.confusable_key(self.username)
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None and "username" in update_fields:
+                kwargs["update_fields"] = {*update_fields, "username_key", "username_skeleton"}
+        super().save(*args, **kwargs)
+        self._saved_username = self.username
+
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+
+def _new_key() -> str:
+    return secrets.token_hex(20)
+
+
+class ApiToken(models.Model):
+    """A named API token beside the account's default one (DRF's `Token`, which
+    `POST /api/auth/token/` and registration hand out). Same header, same 40 hex digits;
+    listed and revoked in the settings page and `/api/auth/tokens/`."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="api_tokens")
+    name = models.CharField(max_length=50)
+    key = models.CharField(max_length=40, unique=True, default=_new_key, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.name}"

@@ -6,8 +6,9 @@ from typing import Any
 
 from django.db.models import Count, F, IntegerField, Q
 from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Cast, Lower
+from django.db.models.functions import Cast
 
+from accounts import names
 from accounts.models import User
 from games.models import LIVE_STATUSES, QueueEntry, Seat, Status
 from games.ranked import leaderboard
@@ -17,10 +18,19 @@ RECENT_GAMES = 20
 
 
 def active_user(username: str) -> User | None:
-    """The active user named `username`, any case. Compares LOWER(username) so the
-    case-insensitive unique index answers (`__iexact` would scan every user)."""
-    return (User.objects.alias(lname=Lower("username"))
-            .filter(lname=username.lower(), is_active=True).first())
+    """The active user named `username`, any case: the folded key (accounts/names.py),
+    the one comparison log-in, tokens and registration use too."""
+    if "\x00" in username:
+        return None  # no name holds a NUL (`%00` in a path); PostgreSQL refuses to compare it
+    return User.objects.filter(username_key=names.fold(username), is_active=True).first()
+
+
+def name_clash(username: str, *, exclude_pk: int | None = None) -> User | None:
+    """The account (but `exclude_pk`) whose name is `username` in another case or looks
+    like it."""
+    return (User.objects.filter(Q(username_key=names.fold(username))
+                                | Q(username_skeleton=names.confusable_key(username)))
+            .exclude(pk=exclude_pk).order_by("pk").first())
 
 
 def is_active(user_id: int) -> bool:

@@ -6,20 +6,20 @@ import logging
 from dataclasses import dataclass, field
 from functools import partial
 
-from django.contrib.auth import SESSION_KEY, authenticate
+from django.contrib.auth import authenticate
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.password_validation import validate_password
-from django.contrib.sessions.models import Session
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
-from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from accounts import selectors
+from accounts import credentials, names, selectors
+from accounts.errors import FieldErrors
 from accounts.lockout import LOCKED_OUT, lockout_detail
 from accounts.models import User
 from accounts.signals import user_banned
+from bloqueio_site import limits
 from bloqueio_site.errors import ServiceError
 from games import services
 from games.errors import AlreadyLeft, AlreadyStarted, GameOver, NotAPlayer
@@ -28,18 +28,8 @@ from games.ranked import matchmaking
 log = logging.getLogger(__name__)
 
 
-class RegistrationError(ServiceError):
-    """Field errors: `errors` maps a field to its messages."""
-
-    code = "invalid"
-
-    def __init__(self, errors: dict[str, list[str]]):
-        field, messages = next(iter(errors.items()))
-        super().__init__(f"{field}: {messages[0]}")
-        self.errors = errors
-
-    def as_dict(self) -> dict[str, object]:  # type: ignore[override]
-        return {**super().as_dict(), "errors": self.errors}
+class RegistrationError(FieldErrors):
+    """A sign-up refused, field by field."""
 
 
 class BadCredentials(ServiceError):
@@ -52,14 +42,28 @@ class LockedOut(ServiceError):
     status = 429
 
 
-def register_user(*, username: str, password: str, email: str = "") -> tuple[User, str]:
-    """Create a user and its API token; raises RegistrationError with field errors.
+# Per client address, whatever the name: sign-ups (rating farms), and login attempts
+# (each costs a password hash; the lock-out only counts one account's failures).
+SIGNUP_RATE = limits.rate("signup", "SIGNUP_LIMIT", 5, 3600)
+LOGIN_RATE = limits.rate("login", "LOGIN_ATTEMPT_LIMIT", 30, 15 * 60)
+
+
+def check_login_rate(address: str) -> None:
+    """Count a login attempt from `address`; `limits.RateLimited` when over the limit."""
+    limits.check(LOGIN_RATE, address, "Too many login attempts from your address")
+
+
+def register_user(*, username: str, password: str, address: str,
+                  email: str = "") -> tuple[User, str]:
+    """Create a user and its API token; raises RegistrationError with field errors, or
+    `limits.RateLimited` past SIGNUP_RATE sign-ups from `address`.
 
     The password is hashed before the first query: PBKDF2 costs ~0.3 s of CPU, and a
     pooled connection held through it would make a burst of sign-ups need one
     connection each. (A taken name therefore costs a hash too, which also keeps sign-up
     from telling taken names apart by timing.)
     """
+    limits.check(SIGNUP_RATE, address, "Too many sign-ups from your address")
     errors: dict[str, list[str]] = {}
     email = User.objects.normalize_email(email)
     candidate = User(username=username, email=email)
@@ -67,6 +71,8 @@ def register_user(*, username: str, password: str, email: str = "") -> tuple[Use
         User.username_validator(username)
     except ValidationError as exc:
         errors["username"] = list(exc.messages)
+    if problem := _invisible_refusal(username):
+        errors.setdefault("username", []).append(problem)
     try:
         validate_password(password, user=candidate)
     except ValidationError as exc:
@@ -75,20 +81,44 @@ def register_user(*, username: str, password: str, email: str = "") -> tuple[Use
         raise RegistrationError(errors)
     candidate.username = User.normalize_username(username)
     candidate.password = make_password(password)
-    if User.objects.filter(username__iexact=username).exists():
-        raise RegistrationError({"username": ["That username is taken."]})
+    if problem := _clash_refusal(candidate.username):
+        raise RegistrationError({"username": [problem]})
     try:
         with transaction.atomic():
             candidate.save()
             token = Token.objects.create(user=candidate)
     except IntegrityError:
-        # Lost a race with a concurrent registration of the same name (any case).
+        # Lost a race with a concurrent registration of the same or a look-alike name:
+        # the unique keys (accounts/names.py) settled it.
         raise RegistrationError({"username": ["That username is taken."]}) from None
     return candidate, token.key
 
 
+def username_refusal(username: str, *, exclude_pk: int | None = None) -> str | None:
+    """Why `username` cannot be given to an account (other than `exclude_pk`), or None:
+    for the admin's forms; `register_user` checks the same in its own order."""
+    return _invisible_refusal(username) or _clash_refusal(username, exclude_pk=exclude_pk)
+
+
+def _invisible_refusal(username: str) -> str | None:
+    if hidden := names.invisible_characters(User.normalize_username(username)):
+        return f"A name cannot hold invisible characters ({', '.join(hidden)})."
+    return None
+
+
+def _clash_refusal(username: str, *, exclude_pk: int | None = None) -> str | None:
+    clash = selectors.name_clash(username, exclude_pk=exclude_pk)
+    if clash is None:
+        return None
+    if clash.username_key == names.fold(username):
+        return "That username is taken."
+    return f'That username looks like the existing name "{clash.username}".'
+
+
 def token_for_credentials(*, request: HttpRequest, username: str, password: str) -> str:
-    """The user's API token, created on first use; throttled by django-axes."""
+    """The user's API token, created on first use; throttled per address (LOGIN_RATE)
+    and per account and address (django-axes)."""
+    check_login_rate(limits.address_of(request))
     try:
         user = authenticate(request=request, username=username, password=password)
     except PermissionDenied:
@@ -97,8 +127,7 @@ def token_for_credentials(*, request: HttpRequest, username: str, password: str)
         raise LockedOut(lockout_detail())
     if user is None:
         raise BadCredentials("Unable to log in with those credentials.")
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+    return credentials.default_token(user)
 
 
 # -- moderation: bans ------------------------------------------------------------------
@@ -151,8 +180,8 @@ def ban_user(user: User, *, by: User | None = None) -> BanReport:
     with transaction.atomic():
         # The UPDATE locks the row: a concurrent unban of the same user waits its turn.
         User.objects.filter(pk=user.pk).update(is_active=False)
-        report.tokens, _ = Token.objects.filter(user_id=user.pk).delete()
-        report.sessions = _end_sessions(user.pk)
+        report.tokens = credentials.delete_tokens(user.pk)
+        report.sessions = credentials.end_sessions(user.pk)
         # In the ban's transaction: a matcher holding the entry (SKIP LOCKED) commits its
         # game first, and the clean-up below then finds that game and leaves it.
         report.queue_entries = selectors.queue_entries(user.pk)
@@ -169,22 +198,6 @@ def unban_user(user: User) -> None:
     User.objects.filter(pk=user.pk).update(is_active=True)
     user.is_active = True
     log.info("user %s (%s) unbanned", user.pk, user.username)
-
-
-def _end_sessions(user_id: int) -> int:
-    """Delete every unexpired session signed in as `user_id`; returns how many.
-
-    Sessions are not indexed by user, so this decodes the unexpired ones: one scan per
-    ban. A session this misses (a login racing the ban) is dead anyway: Django's backend
-    refuses an inactive user whenever it loads a session.
-    """
-    store = Session.get_session_store_class()()
-    rows = (Session.objects.filter(expire_date__gt=timezone.now())
-            .values_list("session_key", "session_data"))
-    doomed = [key for key, data in rows.iterator(chunk_size=1000)
-              if store.decode(data).get(SESSION_KEY) == str(user_id)]
-    deleted, _ = Session.objects.filter(session_key__in=doomed).delete()
-    return deleted
 
 
 def _after_ban(user: User, report: BanReport) -> None:

@@ -1,4 +1,4 @@
-"""Account pages: register, log in/out, change password, profiles."""
+"""Account pages: register, log in/out, change password, API tokens, profiles."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
@@ -7,9 +7,10 @@ from accounts import views
 
 urlpatterns = [
     path("register/", views.register, name="register"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("password/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("tokens/", views.tokens, name="tokens"),
     path(
         "password/done/", auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",

@@ -1,14 +1,21 @@
-"""Account pages: register, profile. Login/logout/password change are Django's views."""
+"""Account pages: register, log in, password change, API tokens, profile (log-in and
+password change are Django's views with our limits and revocations added)."""
 
 from __future__ import annotations
 
-from django.contrib.auth import login
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from typing import Any
 
-from accounts import bots, selectors, services
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from accounts import bots, credentials, selectors, services
 from accounts.forms import RegisterForm
-from accounts.models import User
+from bloqueio_site import limits
+from bloqueio_site.errors import ServiceError
 from games.boards.colours import kind_label, seat_name
 
 
@@ -20,17 +27,77 @@ def register(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             user, _ = services.register_user(
-                username=data["username"], password=data["password1"], email=data["email"])
+                username=data["username"], password=data["password1"], email=data["email"],
+                address=limits.address_of(request))
         except services.RegistrationError as exc:
             form.add_service_errors(exc.errors)
+        except limits.RateLimited as exc:
+            form.add_error(None, exc.detail)
+            return _too_many(render(request, "registration/register.html", {"form": form}), exc)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("home")
     return render(request, "registration/register.html", {"form": form})
 
 
+class LoginView(auth_views.LoginView):
+    """Django's log-in page, with attempts per address limited before any password is
+    hashed (`services.LOGIN_RATE`); the lock-out per account is django-axes'."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            services.check_login_rate(limits.address_of(request))
+        except limits.RateLimited as exc:
+            # Unbound: validating the posted form would check the password after all.
+            form = self.get_form_class()(request, initial={
+                "username": request.POST.get("username", "")})
+            return _too_many(self.render_to_response(
+                self.get_context_data(form=form, refusal=exc.detail)), exc)
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's page; then every other session and every API token ends (and their
+    sockets close), this browser's session staying signed in."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)  # saves, and gives this session a new key
+        credentials.password_changed(user=form.user,
+                                     keep_session=self.request.session.session_key)
+        return response
+
+
+@login_required
+def tokens(request: HttpRequest) -> HttpResponse:
+    """List the API tokens, make a named one (its key shown this once), revoke one."""
+    new_key = error = None
+    if request.method == "POST":
+        try:
+            if "revoke" in request.POST:
+                credentials.revoke_token(user=request.user, token_id=request.POST["revoke"])
+                messages.success(request, "The token is revoked; its sockets are closed.")
+                return redirect("tokens")
+            _, new_key = credentials.create_token(user=request.user,
+                                                  name=request.POST.get("name", ""))
+        except ServiceError as exc:
+            error = exc.detail
+    return render(request, "accounts/tokens.html", {
+        "tokens": credentials.list_tokens(request.user), "new_key": new_key, "error": error,
+        "name_max": credentials.NAME_MAX,
+    }, status=400 if error else 200)
+
+
+def _too_many(response: HttpResponse, exc: limits.RateLimited) -> HttpResponse:
+    """The page again, showing the refusal on its form: 429 with Retry-After."""
+    response.status_code = 429
+    response["Retry-After"] = str(exc.retry_after)
+    return response
+
+
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    user = get_object_or_404(User, username__iexact=username, is_active=True)
+    user = selectors.active_user(username)
+    if user is None:
+        raise Http404
     data = selectors.profile_json(user)
     # What people read: the game's name, and the colour a seat played, not "seat 0".
     ratings = [{**r, "label": kind_label(r["kind"])} for r in data["ratings"]]

@@ -3,7 +3,10 @@
 Programs cannot always carry a session cookie; they send the same header as over REST.
 A present but unknown token marks the scope `auth_failed`, so consumers can refuse it
 instead of silently treating the caller as a spectator; a lookup that hits a database
-outage marks it `unavailable`, which consumers refuse as such (4503).
+outage marks it `unavailable`, which consumers refuse as such (4503). A known token is
+kept in the scope (`auth_token`): when the account's credentials are revoked
+(accounts/credentials.py), `still_authenticated` tells each open socket whether the
+token or session it was opened with is still good.
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from typing import Any
 from channels.middleware import BaseMiddleware
 from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError
-from rest_framework.authtoken.models import Token
 
+from accounts import credentials
+from accounts.models import User
 from games.live.db import off_loop
 
 log = logging.getLogger(__name__)
@@ -23,15 +27,30 @@ log = logging.getLogger(__name__)
 
 # Off the loop on any worker thread: on Channels' one shared thread every handshake of a
 # connect storm waited behind all the others' lookups.
-@off_loop
-def _user_for_token(key: str) -> Any:
-    if len(key) > 40 or "\x00" in key:
-        return None  # no token looks like this, and PostgreSQL refuses text with a NUL
+_user_for_token = off_loop(credentials.user_for_key)
+
+
+def still_authenticated(scope: dict[str, Any]) -> bool:
+    """Whether the credentials a socket was opened with are still good: its token still
+    exists, or its session is still stored with the account's current password. Sockets
+    of nobody have nothing to revoke. Blocking: call it through `off_loop`."""
+    user = scope.get("user")
+    if user is None or not user.is_authenticated:
+        return True
     try:
-        token = Token.objects.select_related("user").get(key=key)
-    except Token.DoesNotExist:
-        return None
-    return token.user if token.user.is_active else None
+        key = scope.get("auth_token")
+        if key is not None:
+            owner = credentials.user_for_key(key)
+            return owner is not None and owner.pk == user.pk
+        session_key = getattr(scope.get("session"), "session_key", None)
+        current = User.objects.filter(pk=user.pk, is_active=True).first()
+        return bool(session_key and current
+                    and credentials.session_is_current(session_key, current))
+    except DatabaseError as exc:
+        # Keep the socket: closing every socket of the account during an outage helps
+        # nobody, and a revoked credential cannot open a new one.
+        log.warning("websocket credential check failed: database unavailable (%r)", exc)
+        return True
 
 
 def _token_from_headers(headers: list[tuple[bytes, bytes]]) -> str | None:
@@ -54,5 +73,6 @@ class TokenAuthMiddleware(BaseMiddleware):
                 log.warning("websocket token lookup failed: database unavailable (%r)", exc)
                 scope = dict(scope, user=AnonymousUser(), auth_failed=False, unavailable=True)
             else:
-                scope = dict(scope, user=user or AnonymousUser(), auth_failed=user is None)
+                scope = dict(scope, user=user or AnonymousUser(), auth_failed=user is None,
+                             auth_token=key if user is not None else None)
         return await super().__call__(scope, receive, send)

@@ -6,8 +6,10 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from accounts.signals import user_banned
+        from accounts.signals import credentials_revoked, user_banned
         from games.live import broadcast, realtime
 
         broadcast.subscribe(realtime.on_committed)
         user_banned.connect(realtime.on_user_banned, dispatch_uid="games.live.realtime.banned")
+        credentials_revoked.connect(realtime.on_credentials_revoked,
+                                    dispatch_uid="games.live.realtime.revoked")

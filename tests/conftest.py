@@ -91,6 +91,7 @@ def fresh_channel_layer() -> Iterator[None]:
 
     channel_layers.backends.clear()
     _clear_presence()
+    _clear_rate_limits()
     yield
     channel_layers.backends.clear()
 
@@ -111,3 +112,14 @@ def _clear_presence() -> None:
     if keys:
         client.delete(*keys)
     client.close()
+
+
+def _clear_rate_limits() -> None:
+    """Each test starts with fresh rate-limit windows (bloqueio_site/limits.py): the
+    windows outlive a test, and every test client comes from 127.0.0.1."""
+    from django.core.cache import cache
+
+    client = cache._cache.get_client(write=True)
+    keys = list(client.scan_iter(match=f"*{cache.make_key('limit:')}*"))
+    if keys:
+        client.delete(*keys)

@@ -26,6 +26,27 @@ class TokenOut(serializers.Serializer):
     token = serializers.CharField()
 
 
+class TokenInfoOut(serializers.Serializer):
+    id = serializers.CharField(help_text="names the token in a revocation; not the key")
+    name = serializers.CharField()
+    created = serializers.DateTimeField()
+    default = serializers.BooleanField(
+        help_text="the token registration and POST auth/token/ hand out")
+
+
+class NewTokenIn(serializers.Serializer):
+    name = serializers.CharField(max_length=50)
+
+
+class NewTokenOut(TokenInfoOut):
+    token = serializers.CharField(help_text="the key: shown this once")
+
+
+class PasswordIn(serializers.Serializer):
+    old_password = serializers.CharField(max_length=128, trim_whitespace=False)
+    new_password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
 class RatingOut(serializers.Serializer):
     kind = serializers.CharField()
     rating = serializers.IntegerField(allow_null=True)

@@ -1,7 +1,9 @@
-"""Account API: register, obtain a token, who am I, public profiles."""
+"""Account API: register, tokens (obtain, list, create, revoke), password, who am I,
+public profiles."""
 
 from __future__ import annotations
 
+from django.contrib.auth import update_session_auth_hash
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
@@ -9,15 +11,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import selectors, services
+from accounts import credentials, selectors, services
 from accounts.api.serializers import (
     MeOut,
+    NewTokenIn,
+    NewTokenOut,
+    PasswordIn,
     ProfileOut,
     RegisterIn,
     RegisterOut,
     TokenIn,
+    TokenInfoOut,
     TokenOut,
 )
+from bloqueio_site import limits
 from bloqueio_site.api_schema import errors
 
 
@@ -25,11 +32,12 @@ class RegisterView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []
 
-    @extend_schema(request=RegisterIn, responses={201: RegisterOut, **errors(400)})
+    @extend_schema(request=RegisterIn, responses={201: RegisterOut, **errors(400, 429)})
     def post(self, request: Request) -> Response:
         data = RegisterIn(data=request.data)
         data.is_valid(raise_exception=True)
-        user, token = services.register_user(**data.validated_data)
+        user, token = services.register_user(**data.validated_data,
+                                             address=limits.address_of(request))
         return Response(
             {"id": user.pk, "username": user.username, "token": token},
             status=status.HTTP_201_CREATED,
@@ -48,6 +56,51 @@ class TokenView(APIView):
         return Response({"token": token})
 
 
+class TokensView(APIView):
+    """The caller's API tokens (keys never shown again), and a new named one."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: TokenInfoOut(many=True), **errors(401)})
+    def get(self, request: Request) -> Response:
+        return Response(credentials.list_tokens(request.user))
+
+    @extend_schema(request=NewTokenIn, responses={201: NewTokenOut, **errors(400, 401, 409)})
+    def post(self, request: Request) -> Response:
+        data = NewTokenIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        info, key = credentials.create_token(user=request.user, **data.validated_data)
+        return Response({**info, "token": key}, status=status.HTTP_201_CREATED)
+
+
+class TokenRevokeView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={204: None, **errors(401, 404)})
+    def delete(self, request: Request, token_id: str) -> Response:
+        credentials.revoke_token(user=request.user, token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordView(APIView):
+    """Change the password: every other session and token ends (this request's stays)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=PasswordIn, responses={204: None, **errors(400, 401)})
+    def post(self, request: Request) -> Response:
+        data = PasswordIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        by_token = isinstance(request.auth, str)
+        credentials.change_password(
+            user=request.user, **data.validated_data,
+            keep_token=request.auth if by_token else None,
+            keep_session=None if by_token else request.session.session_key)
+        if not by_token:
+            update_session_auth_hash(request, request.user)  # this session stays signed in
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class MeView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
@@ -61,9 +114,7 @@ class ProfileView(APIView):
 
     @extend_schema(responses={200: ProfileOut, **errors(401, 404)})
     def get(self, request: Request, username: str) -> Response:
-        # No username holds a NUL (`%00` in the path), and PostgreSQL refuses to compare
-        # text with one: answer without asking it.
-        user = None if "\x00" in username else selectors.active_user(username)
+        user = selectors.active_user(username)
         if user is None:
             raise Http404
         return Response(selectors.profile_json(user))

@@ -22,6 +22,7 @@ from django.db import DatabaseError
 from redis.exceptions import RedisError
 
 from accounts import selectors as accounts_selectors
+from accounts import ws_auth
 from bloqueio_site import jsontext
 from bloqueio_site.drain import SCOPE_KEY as DRAIN
 from bloqueio_site.drain import SEND_NOW_KEY as SEND_NOW
@@ -215,6 +216,18 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         if message["type"] == "account.banned":
             await self.send_json(error_frame("banned", "This account has been disabled."))
             await self.close(code=CLOSE_BANNED)
+        elif message["type"] == "account.credentials_revoked":
+            # A database read: off the fan-out's path, in a task of this socket's own.
+            asyncio.get_running_loop().create_task(self._recheck_credentials())
+
+    async def _recheck_credentials(self) -> None:
+        """A token of the account was revoked or its password changed: close if the
+        token or session this socket was opened with is among the dead."""
+        if await off_loop(ws_auth.still_authenticated)(self.scope):
+            return
+        await self.send_json(error_frame("credentials_revoked",
+                                         "These credentials were revoked; log in again."))
+        await self.close(code=CLOSE_UNAUTHORIZED)
 
     async def hub_reconnected(self) -> None:
         """The hub may have missed messages: subclasses catch up what they must."""

@@ -99,6 +99,13 @@ def on_user_banned(sender: Any, *, user_id: int, **kwargs: Any) -> None:
                f"ban of user {user_id}")
 
 
+def on_credentials_revoked(sender: Any, *, user_id: int, **kwargs: Any) -> None:
+    """Have every socket of the user check the token or session it was opened with
+    (a token revoked, the password changed); those whose credential is gone close."""
+    _send_soon([(fanout.user_topic(user_id), {"type": "account.credentials_revoked"})],
+               f"revocation for user {user_id}")
+
+
 def send_to_game(game_id: int, message: dict[str, Any]) -> None:
     """Fan a committed change that is not an event (a chat message) out to the game's
     sockets: the same one PUBLISH and per-process delivery as events. Call after commit."""

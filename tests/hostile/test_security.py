@@ -300,6 +300,8 @@ ROUTE_KINDS = {
     "api-register": "write", "api-token": "write", "api-game-join": "write",
     "api-game-leave": "write", "api-game-actions": "write", "api-game-resign": "write",
     "password_change": "login", "password_change_done": "login",
+    "tokens": "login", "api-tokens": "own", "api-token-revoke": "write",  # API tokens
+    "api-password": "write",
     "api-game-chat": "public", "api-chat-delete": "write",  # chat (docs/api.md, "Chat")
     "api-game-bots": "write", "api-game-bot-seat": "write",  # bots on seats
     "api-game-analysis": "public", "api-game-analysis-best": "public",  # replay analysis

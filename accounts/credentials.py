@@ -1,0 +1,174 @@
+"""API tokens and sessions: look up, list, create and revoke; a password change ends
+every credential but the one that made it.
+
+An account has its default token (DRF's `Token`: what registration and
+`POST /api/auth/token/` hand out, made again on the next log-in once revoked) and up to
+MAX_NAMED_TOKENS named ones (`ApiToken`), all sent as `Authorization: Token <key>`. A
+token is shown by its `id`, a digest of the key, never by the key after it was made.
+
+Every revocation is announced after commit with `credentials_revoked`: the real-time
+layer then closes the sockets whose token or session is gone (accounts/ws_auth.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import partial
+from typing import Any
+
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.sessions.models import Session
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from rest_framework.authtoken.models import Token
+
+from accounts.errors import FieldErrors
+from accounts.models import ApiToken, User
+from accounts.signals import credentials_revoked
+from bloqueio_site.errors import ServiceError
+from games.selectors import iso
+
+DEFAULT_NAME = "default"
+MAX_NAMED_TOKENS = 20
+NAME_MAX = ApiToken._meta.get_field("name").max_length
+
+
+class TokenNotFound(ServiceError):
+    code = "not_found"
+    status = 404
+
+
+class TooManyTokens(ServiceError):
+    code = "too_many_tokens"
+    status = 409
+
+
+class PasswordRefused(FieldErrors):
+    """A password change refused, field by field."""
+
+
+def public_id(key: str) -> str:
+    """A token's public id: names it in lists and revocations without showing the key."""
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def user_for_key(key: str) -> User | None:
+    """The active user a token (default or named) belongs to, or None."""
+    if len(key) > 40 or "\x00" in key:
+        return None  # no token looks like this, and PostgreSQL refuses text with a NUL
+    token = (Token.objects.select_related("user").filter(key=key).first()
+             or ApiToken.objects.select_related("user").filter(key=key).first())
+    if token is None or not token.user.is_active:
+        return None
+    return token.user
+
+
+def default_token(user: User) -> str:
+    """The account's default token, made on first use (and after a revocation)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+def list_tokens(user: User) -> list[dict[str, Any]]:
+    """[{id, name, created, default}], the default token first, then oldest first."""
+    rows = [(t.key, DEFAULT_NAME, t.created, True) for t in Token.objects.filter(user=user)]
+    rows += [(t.key, t.name, t.created, False) for t in ApiToken.objects.filter(user=user)]
+    return [{"id": public_id(key), "name": name, "created": iso(created), "default": default}
+            for key, name, created, default in rows]
+
+
+def create_token(*, user: User, name: str) -> tuple[dict[str, Any], str]:
+    """A new named token: (its listing, its key). The key is shown this once."""
+    name = name.strip()
+    if not name or len(name) > NAME_MAX:
+        raise ServiceError(f"A token needs a name of 1 to {NAME_MAX} characters.",
+                           code="invalid")
+    with transaction.atomic():
+        # The account's row lock serializes two creations racing past the count.
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        if ApiToken.objects.filter(user=user).count() >= MAX_NAMED_TOKENS:
+            raise TooManyTokens(f"At most {MAX_NAMED_TOKENS} named tokens; revoke one first.")
+        token = ApiToken.objects.create(user=user, name=name)
+    return ({"id": public_id(token.key), "name": token.name, "created": iso(token.created),
+             "default": False}, token.key)
+
+
+def revoke_token(*, user: User, token_id: str) -> None:
+    """Delete one of the user's tokens by id; its sockets close after commit."""
+    keys = [*Token.objects.filter(user=user).values_list("key", flat=True),
+            *ApiToken.objects.filter(user=user).values_list("key", flat=True)]
+    key = next((k for k in keys if constant_time_compare(public_id(k), token_id)), None)
+    if key is None:
+        raise TokenNotFound("You have no token with that id.")
+    with transaction.atomic():
+        Token.objects.filter(user=user, key=key).delete()
+        ApiToken.objects.filter(user=user, key=key).delete()
+        _announce(user.pk)
+
+
+def delete_tokens(user_id: int, *, keep: str | None = None) -> int:
+    """Delete every token of the user but `keep` (a key); returns how many."""
+    default, _ = Token.objects.filter(user_id=user_id).exclude(key=keep or "").delete()
+    named, _ = ApiToken.objects.filter(user_id=user_id).exclude(key=keep or "").delete()
+    return default + named
+
+
+def end_sessions(user_id: int, *, keep: str | None = None) -> int:
+    """Delete every unexpired session signed in as `user_id` but `keep` (a session key);
+    returns how many.
+
+    Sessions are not indexed by user, so this decodes the unexpired ones: one scan per
+    ban or password change. A session this misses (a login racing it) is dead anyway:
+    Django refuses a session whose password hash or active flag no longer matches.
+    """
+    store = Session.get_session_store_class()()
+    rows = (Session.objects.filter(expire_date__gt=timezone.now())
+            .exclude(session_key=keep or "").values_list("session_key", "session_data"))
+    doomed = [key for key, data in rows.iterator(chunk_size=1000)
+              if store.decode(data).get(SESSION_KEY) == str(user_id)]
+    deleted, _ = Session.objects.filter(session_key__in=doomed).delete()
+    return deleted
+
+
+def password_changed(*, user: User, keep_session: str | None = None,
+                     keep_token: str | None = None) -> None:
+    """After `user`'s password changed: end every other session and token (the ones
+    that made the change stay), and close their sockets after commit."""
+    with transaction.atomic():
+        delete_tokens(user.pk, keep=keep_token)
+        end_sessions(user.pk, keep=keep_session)
+        _announce(user.pk)
+
+
+def change_password(*, user: User, old_password: str, new_password: str,
+                    keep_session: str | None = None, keep_token: str | None = None) -> None:
+    """Check the old password and the new one's rules, set it, end the other
+    credentials (`password_changed`); raises PasswordRefused with field errors."""
+    if not user.check_password(old_password):
+        raise PasswordRefused({"old_password": ["Your old password was entered incorrectly."]})
+    try:
+        validate_password(new_password, user=user)
+    except ValidationError as exc:
+        raise PasswordRefused({"new_password": list(exc.messages)}) from None
+    with transaction.atomic():
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+        password_changed(user=user, keep_session=keep_session, keep_token=keep_token)
+
+
+def session_is_current(session_key: str, user: User) -> bool:
+    """Whether the session is still stored, signed in as `user` with its current
+    password (what Django checks on every request, checked again for an open socket)."""
+    store = Session.get_session_store_class()(session_key)
+    data = store.load()
+    return (data.get(SESSION_KEY) == str(user.pk)
+            and constant_time_compare(data.get(HASH_SESSION_KEY, ""),
+                                      user.get_session_auth_hash()))
+
+
+def _announce(user_id: int) -> None:
+    transaction.on_commit(partial(credentials_revoked.send_robust, sender=User,
+                                  user_id=user_id), robust=True)
