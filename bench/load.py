@@ -55,7 +55,7 @@ from urllib.parse import urlparse
 
 import websockets
 from balancer import Ports, proxies
-from processes import stop_all, wait_healthy
+from processes import production_static, stop_all, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED = ROOT.parent / "shared" / "bench" / "games-bloqueio.jsonl"
@@ -134,6 +134,9 @@ def spawn(count: int, log_dir: Path, extra_env: dict[str, str] | None = None,
     env = {**production_env(), **(extra_env or {})}
     if not env.get("DATABASE_URL") or not env.get("REDIS_URL"):
         raise SystemExit("--spawn needs DATABASE_URL (PostgreSQL) and REDIS_URL set")
+    static = production_static(ROOT)
+    if static:
+        env.setdefault("DJANGO_STATIC_ROOT", static)
     servers = []
     taken: set[int] = set()
     for _ in range(count):

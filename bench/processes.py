@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterable
@@ -37,3 +40,24 @@ def stop_all(processes: Iterable[subprocess.Popen[bytes]], grace: float) -> None
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(grace)
+
+
+_collected: dict[str, str] = {}
+
+
+def production_static(root: Path) -> str:
+    """A folder holding the static files collected as a deploy collects them
+    (deploy/collect_static.sh, DJANGO_ENV=production: hashed names and the manifest a
+    production server needs for every page, and which its /healthz checks); collected
+    once per run of the calling program, in a temporary folder. "" for a tree from
+    before that script (an older revision measured side by side), which needs none."""
+    if not (root / "deploy" / "collect_static.sh").exists():
+        return ""
+    found = _collected.get(str(root))
+    if found is None:
+        found = tempfile.mkdtemp(prefix="bloqueio-static-")
+        env = dict(os.environ, DJANGO_STATIC_ROOT=found,
+                   PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+        subprocess.run(["sh", str(root / "deploy" / "collect_static.sh")], env=env, check=True)
+        _collected[str(root)] = found
+    return found
