@@ -1,5 +1,8 @@
 """Every write to game chat: post, delete (moderators), mute and unmute (moderators).
 
+Moderators stay off staff: only a superuser mutes, unmutes or deletes the messages of a
+staff account (`moderation.services.guard`, refusal `staff_protected`, logged).
+
 Each is one transaction; live messages go out through the game's fan-out only after it
 commits (`games.live.realtime.send_to_game`), like game events. Moderator actions are
 written to the moderation log (`moderation.services.record`) in the same transaction.
@@ -175,6 +178,11 @@ def delete_message(*, actor: Any, message_id: int, reason: str) -> ChatMessage:
 
     _require(actor, "moderation.delete_message")
     reason = _reason(reason)
+    found = ChatMessage.objects.select_related("author").filter(pk=message_id).first()
+    if found is None:
+        raise NotFound(f"No chat message {message_id}.")
+    moderation.guard(actor=actor, action="delete_message", target=found, reason=reason,
+                     users=[found.author])
     with transaction.atomic():
         message = (ChatMessage.objects.select_for_update(of=("self",))
                    .select_related("author").filter(pk=message_id).first())
@@ -201,6 +209,8 @@ def mute_user(*, actor: Any, user: Any, reason: str, minutes: int | None) -> Mut
     if minutes is not None and (type(minutes) is not int
                                 or not 1 <= minutes <= MAX_MUTE_MINUTES):
         raise InvalidMessage(f"`minutes` must be 1 to {MAX_MUTE_MINUTES}, or null.")
+    moderation.guard(actor=actor, action="mute_user", target=user, reason=reason,
+                     users=[user])
     with transaction.atomic():
         until = None if minutes is None else timezone.now() + timedelta(minutes=minutes)
         mute = Mute.objects.create(user=user, until=until, by=actor, reason=reason)
@@ -215,6 +225,8 @@ def unmute_user(*, actor: Any, user: Any, reason: str) -> int:
 
     _require(actor, "moderation.mute_user")
     reason = _reason(reason)
+    moderation.guard(actor=actor, action="unmute_user", target=user, reason=reason,
+                     users=[user])
     with transaction.atomic():
         now = timezone.now()
         ended = Mute.objects.filter(active_mutes(now), user_id=user.pk).update(until=now)
