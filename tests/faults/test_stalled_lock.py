@@ -25,6 +25,7 @@ from accounts.models import User
 from games.models import Game
 from tests.conftest import client_for
 from tests.games.helpers import started_game
+from tests.settings_probe import run
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -124,3 +125,16 @@ def test_the_server_ends_a_stalled_session_and_the_game_plays_on(alice, bob, sta
     response = _move(alice, game)
     assert response.status_code == 201, response.content
     assert response.json()["game"]["ply"] == 1
+
+
+@pytest.mark.parametrize(("command", "statement", "idle"), [
+    ("run_worker", 15000, 10000), ("migrate", 0, 0), ("rebuild_games", 0, 0)])
+def test_long_maintenance_commands_keep_only_the_lock_timeout(command, statement, idle):
+    probe = (f"import sys; sys.argv = ['manage.py', {command!r}]; import django; django.setup(); "
+             "from django.conf import settings; "
+             "print(settings.DATABASES['default']['OPTIONS']['options'])")
+    done = run(["-c", probe], DATABASE_URL="postgres://postgres@db.example:5432/bloqueio")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [
+        "-c", "lock_timeout=3000", "-c", f"statement_timeout={statement}",
+        "-c", f"idle_in_transaction_session_timeout={idle}"]
