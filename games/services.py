@@ -215,10 +215,10 @@ def _append(
     clocks.advance(game, turn_before, pending, now)
     _store(game, events)
     if result is not None and game.ranked:
-        deltas = ratings.apply_result(game=game, seats=seats, ranking=list(result.ranking),
-                                      now=now)
-        # The result shows what the game did to each rating (the page's "+12").
-        game.result = {**game.result, "rating_changes": deltas}
+        # The result shows whether the game was rated (and why not) and what it did to
+        # each rating (the page's "+12").
+        game.result = {**game.result, **ratings.apply_result(
+            game=game, seats=seats, ranking=list(result.ranking), now=now)}
         Game.objects.filter(pk=game.pk).update(result=game.result)
         _end_ranked(game)
     elif result is not None and any(s.bot for s in seats):
