@@ -12,19 +12,18 @@ connection options, which takes the lock and then sits idle, as the stopped proc
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import psycopg
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from accounts.models import User
 from games.models import Game
 from tests.conftest import client_for
-from tests.games.helpers import started_game
+from tests.games.helpers import at_once, started_game
 from tests.settings_probe import run
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -80,18 +79,7 @@ def test_moves_on_a_stalled_game_are_refused_and_the_site_keeps_answering(
     # refused with 503 `unavailable` and Retry-After once it waited its lock_timeout,
     # none hangs and none is a 500.
     answers: list[Any] = []
-
-    def attempt() -> None:
-        try:
-            answers.append(_move(alice, game))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=attempt) for _ in range(12)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    at_once(lambda: answers.append(_move(alice, game)), 12)
     assert len(answers) == 12
     assert {(r.status_code, r.json()["code"]) for r in answers} == {(503, "unavailable")}
     assert all(r["Retry-After"] for r in answers)

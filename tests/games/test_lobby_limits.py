@@ -3,18 +3,17 @@ OPEN_GAMES_PER_USER games waiting per creator, and GAME_CREATE_RATE per address.
 
 from __future__ import annotations
 
-import threading
 import uuid
 from typing import Any
 
 import pytest
-from django.db import connections
 
 from bloqueio_site import limits
 from games import services
 from games.errors import TooManyOpenGames
 from games.models import Game, Status
 from tests.conftest import client_for
+from tests.games.helpers import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -70,23 +69,15 @@ def test_new_games_per_address_are_rate_limited(players, monkeypatch):
 @pytest.mark.django_db(transaction=True)
 def test_two_creates_at_once_cannot_both_pass_the_cap(alice, monkeypatch, fresh_rate):
     monkeypatch.setattr(services, "OPEN_GAMES_PER_USER", 1)
-    start = threading.Barrier(2)
     outcomes: list[str] = []
 
     def create() -> None:
-        start.wait()
         try:
             services.create_game(user=alice, kind="quoridor")
             outcomes.append("created")
         except TooManyOpenGames as exc:
             outcomes.append(exc.code)
-        finally:
-            connections.close_all()
 
-    threads = [threading.Thread(target=create) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    at_once(create, 2)
     assert sorted(outcomes) == ["created", "too_many_open_games"]
     assert Game.objects.filter(status=Status.WAITING).count() == 1
