@@ -96,13 +96,16 @@ def fresh_channel_layer() -> Iterator[None]:
 
 
 def _clear_presence() -> None:
-    """Game ids restart with each test database; presence keys of old runs must go."""
+    """Game ids restart with each test database; presence keys of old runs must go.
+    So do the rate limits' counts (bloqueio_site.limits): every test's client is
+    127.0.0.1, and one test's requests must not use up the next one's allowance."""
     import redis
     from django.conf import settings
 
     prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
     client = redis.Redis.from_url(settings.REDIS_URL)
-    keys = list(client.scan_iter(f"{prefix}:presence:*"))
+    keys = [*client.scan_iter(f"{prefix}:presence:*"),
+            *client.scan_iter(f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:*:limit:*")]
     if keys:
         client.delete(*keys)
     client.close()
