@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from itertools import combinations
 
 from bloqueio_site.env import env_int
-from games.models import Event, Game, Rating, RatingChange, Seat
+from games.models import Event, Game, RatingChange, Seat
 
 MIN_ACTIONS = 2
 PAIR_WINDOW = timedelta(hours=24)
@@ -65,9 +65,9 @@ class Table:
         return any(reason is None for reason in self.unrated)
 
 
-def decide(*, game: Game, seats: list[Seat], rows: dict[int, Rating], now: datetime) -> Table:
-    """Apply the three rules to finished ranked `game` (`rows`: its players' ratings,
-    locked, so concurrent finishes of games with the same players count in turn)."""
+def decide(*, game: Game, seats: list[Seat], played: dict[int, int], now: datetime) -> Table:
+    """Apply the three rules to finished ranked `game`; `played` is each player's count
+    of rated games of the kind (none: 0), read under the caller's lock of those rows."""
     unrated: list[str | None] = [None] * game.seat_count
     for seat in range(game.seat_count):
         if not any(s.seat == seat for s in seats):
@@ -86,7 +86,7 @@ def decide(*, game: Game, seats: list[Seat], rows: dict[int, Rating], now: datet
     if _met_too_often(game, [s.user_id for s in counted], now):
         return _none(unrated, counted, REPEATED_PAIRING)
     threshold = newcomer_games()
-    established = [s for s in counted if rows[s.user_id].games >= threshold]
+    established = [s for s in counted if played.get(s.user_id, 0) >= threshold]
     tables: dict[int, list[Seat]] = {}
     for seat in counted:
         if seat in established and len(established) < len(counted):

@@ -75,11 +75,18 @@ def apply_result(
     seat, None where rated) and, when any seat was rated, `rating_changes` (each seat's
     change of displayed rating, None where not rated)."""
     by_seat = sorted(seats, key=lambda s: s.seat)
-    rows = _locked_ratings([s.user_id for s in by_seat], game.kind)
-    table = fair_play.decide(game=game, seats=by_seat, rows=rows, now=now)
+    # The players' rating rows that exist are locked (user-id order) before their past
+    # games are counted: two games finishing at once with the same players count in
+    # turn. Rows are made only for seats that get rated.
+    played = dict(Rating.objects.select_for_update()
+                  .filter(kind=game.kind, user_id__in=[s.user_id for s in by_seat])
+                  .order_by("user_id").values_list("user_id", "games"))
+    table = fair_play.decide(game=game, seats=by_seat, played=played, now=now)
     fields: dict[str, Any] = {"rated": table.rated, "unrated": table.unrated}
     if not table.rated:
         return fields
+    rows = _locked_ratings([s.user_id for group in table.tables.values() for s in group],
+                           game.kind)
 
     def skill(seat: Seat) -> rating_model.Skill:
         return rating_model.Skill(rows[seat.user_id].mu, rows[seat.user_id].sigma)

@@ -45,7 +45,9 @@ def test_the_reported_farm_one_move_each_then_resign_is_never_rated(alice):
         assert game.result["unrated"] == ["too_short", "too_short"]
         assert "rating_changes" not in game.result
     assert not RatingChange.objects.exists()
-    assert not Rating.objects.filter(games__gt=0).exists()
+    assert not Rating.objects.exists()  # nobody has a rating yet: seats show none
+    body = client_for(None).get(f"/api/games/{game.pk}/").json()
+    assert [s["rating"] for s in body["seats"]] == [None, None]
 
 
 def test_two_actions_each_make_a_game_long_enough_to_rate(alice, bob):
@@ -150,7 +152,6 @@ def test_an_unrated_game_cannot_be_annulled_and_an_annulled_one_says_so(alice, b
 def test_a_rebuild_keeps_the_verdict_recorded_at_the_finish(alice, bob, carol):
     games = [finish_by_resignations(_duel(alice, bob), [alice, bob], [1], opening=False),
              finish_by_resignations(_duel(alice, carol), [alice, carol], [1])]
-    # History moves on (bob is established now): the verdict is not decided again.
-    Rating.objects.filter(user=bob).update(games=50)
+    _established(bob)  # history moves on: the verdict is not decided again
     for game in games:
         assert projection.check(Game.objects.get(pk=game.pk)) is None
