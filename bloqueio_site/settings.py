@@ -9,6 +9,7 @@ layer and cache, `DJANGO_ENV=production` to hardened settings that demand a real
 from __future__ import annotations
 
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -133,6 +134,29 @@ if DATABASE_URL:
                                            minimum=0.5),
             "name": "bloqueio",
         }
+        # PostgreSQL's own bounds on each of our sessions (docs/operations.md, "Database
+        # timeouts"). A stalled process (SIGSTOP, a debugger, a hung thread) holding a
+        # game's row lock used to make every request on that game wait with a pooled
+        # connection, until the pool ran dry and /healthz answered 503. Now a lock is
+        # waited for DATABASE_LOCK_TIMEOUT s, a statement runs DATABASE_STATEMENT_TIMEOUT
+        # s, and a session idle inside a transaction for
+        # DATABASE_IDLE_IN_TRANSACTION_TIMEOUT s is ended by the server, which releases
+        # its locks; 0 turns one off. Each raises an OperationalError: 503 `unavailable`
+        # with Retry-After, like a pool timeout. Maintenance commands that may rightly
+        # run long (a migration's index build, a rebuild) keep the lock bound only.
+        _timeouts = {
+            "lock_timeout": env_float("DATABASE_LOCK_TIMEOUT", 3.0),
+            "statement_timeout": env_float("DATABASE_STATEMENT_TIMEOUT", 15.0),
+            "idle_in_transaction_session_timeout": env_float(
+                "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", 10.0),
+        }
+        if sys.argv[1:2] and sys.argv[1] in ("migrate", "rebuild_games", "loaddata",
+                                              "dumpdata"):
+            _timeouts["statement_timeout"] = _timeouts[
+                "idle_in_transaction_session_timeout"] = 0.0
+        _db["OPTIONS"]["options"] = " ".join(
+            [*(f"-c {name}={round(seconds * 1000)}" for name, seconds in _timeouts.items()),
+             _db["OPTIONS"].get("options", "")]).strip()  # the URL's own `options` win
 else:
     _db = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
 if _db["ENGINE"] == "django.db.backends.sqlite3":

@@ -1,5 +1,8 @@
 """Every write to game chat: post, delete (moderators), mute and unmute (moderators).
 
+Moderators stay off staff: only a superuser mutes, unmutes or deletes the messages of a
+staff account (`moderation.services.guard`, refusal `staff_protected`, logged).
+
 Each is one transaction; live messages go out through the game's fan-out only after it
 commits (`games.live.realtime.send_to_game`), like game events. Moderator actions are
 written to the moderation log (`moderation.services.record`) in the same transaction.
@@ -14,6 +17,7 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+import regex
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -45,15 +49,40 @@ MAX_REASON = 500
 # around it on the page (and spoof what others appear to say).
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _SPACES = re.compile(r"\s+")
+# A character that shows something: not a space, not a control, format or unassigned
+# character, not a mark on its own, not default-ignorable (zero-width spaces, joiners,
+# variation selectors, tag characters, Hangul fillers), not the Braille blank.
+_VISIBLE = regex.compile(r"[^\p{White_Space}\p{Z}\p{C}\p{M}\p{Default_Ignorable_Code_Point}"
+                         r"\u2800]")
+# Spaces and blank fillers at either end of a message are trimmed (not every ignorable
+# character: a variation selector or a tag character may end an emoji).
+_BLANK = r"[\p{White_Space}\u200b\u2060\ufeff\u115f\u1160\u3164\uffa0\u2800]"
+_BLANK_ENDS = regex.compile(f"^{_BLANK}+|{_BLANK}+$")
+# Marks stacked on one character (ignorable characters between them do not split a
+# stack): up to MAX_MARKS is every script's normal use (NFC composes accented letters;
+# a keycap emoji has two); more is "Zalgo" text drawn over the lines around it.
+MAX_MARKS = 4
+_STACKED = regex.compile(r"(?:\p{M}\p{Default_Ignorable_Code_Point}*){" + str(MAX_MARKS + 1) + "}")
 
 
 def clean_text(text: str) -> str:
     """The text as stored: control characters (newlines too) become spaces, bidi controls
-    and lone surrogates go, whitespace runs collapse to one space, ends trimmed."""
+    and lone surrogates go, whitespace runs collapse to one space, ends trimmed of spaces
+    and invisible characters."""
     text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text
                    if unicodedata.category(ch) != "Cs")
     text = unicodedata.normalize("NFC", _BIDI.sub("", text))
-    return _SPACES.sub(" ", text).strip()
+    return _BLANK_ENDS.sub("", _SPACES.sub(" ", text))
+
+
+def check_visible(text: str) -> None:
+    """Refuse cleaned text that shows nothing (only invisible characters: a blank message
+    others cannot see being sent) or that stacks more than MAX_MARKS marks on one
+    character; both `invalid`."""
+    if not _VISIBLE.search(text):
+        raise InvalidMessage("The message has nothing visible in it.")
+    if _STACKED.search(text):
+        raise InvalidMessage(f"At most {MAX_MARKS} accents or marks on one character.")
 
 
 def muted_until(user: Any, now: Any = None) -> tuple[bool, Any]:
@@ -83,6 +112,7 @@ def post_message(*, game_id: int, user: Any, text: Any) -> ChatMessage:
     clean = clean_text(text)
     if not clean:
         raise InvalidMessage("The message is empty.")
+    check_visible(clean)
     if len(clean) > MAX_LENGTH:
         raise TooLong(f"Messages are limited to {MAX_LENGTH} characters.")
     with transaction.atomic():
@@ -134,7 +164,7 @@ def _reason(reason: Any) -> str:
     if not isinstance(reason, str):
         raise InvalidMessage("`reason` must be a string.")
     reason = clean_text(reason)
-    if not reason:
+    if not reason or not _VISIBLE.search(reason):
         raise ReasonRequired("A moderator action needs a reason.")
     if len(reason) > MAX_REASON:
         raise TooLong(f"A reason is limited to {MAX_REASON} characters.")
@@ -148,6 +178,11 @@ def delete_message(*, actor: Any, message_id: int, reason: str) -> ChatMessage:
 
     _require(actor, "moderation.delete_message")
     reason = _reason(reason)
+    found = ChatMessage.objects.select_related("author").filter(pk=message_id).first()
+    if found is None:
+        raise NotFound(f"No chat message {message_id}.")
+    moderation.guard(actor=actor, action="delete_message", target=found, reason=reason,
+                     users=[found.author])
     with transaction.atomic():
         message = (ChatMessage.objects.select_for_update(of=("self",))
                    .select_related("author").filter(pk=message_id).first())
@@ -174,6 +209,8 @@ def mute_user(*, actor: Any, user: Any, reason: str, minutes: int | None) -> Mut
     if minutes is not None and (type(minutes) is not int
                                 or not 1 <= minutes <= MAX_MUTE_MINUTES):
         raise InvalidMessage(f"`minutes` must be 1 to {MAX_MUTE_MINUTES}, or null.")
+    moderation.guard(actor=actor, action="mute_user", target=user, reason=reason,
+                     users=[user])
     with transaction.atomic():
         until = None if minutes is None else timezone.now() + timedelta(minutes=minutes)
         mute = Mute.objects.create(user=user, until=until, by=actor, reason=reason)
@@ -188,6 +225,8 @@ def unmute_user(*, actor: Any, user: Any, reason: str) -> int:
 
     _require(actor, "moderation.mute_user")
     reason = _reason(reason)
+    moderation.guard(actor=actor, action="unmute_user", target=user, reason=reason,
+                     users=[user])
     with transaction.atomic():
         now = timezone.now()
         ended = Mute.objects.filter(active_mutes(now), user_id=user.pk).update(until=now)

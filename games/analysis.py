@@ -10,13 +10,10 @@ analysis would be computer assistance for its players.
 
 from __future__ import annotations
 
-import logging
 import time
 from typing import Any
 
-from django.core.cache import cache
-from redis.exceptions import RedisError
-
+from bloqueio_site import soft_cache
 from games import bots, engine, selectors
 from games.errors import GameError, GameNotFound
 from games.models import Game, Status
@@ -27,8 +24,6 @@ OVER = (Status.FINISHED, Status.ABORTED)
 SERIES_TTL_OVER = 7 * 24 * 3600  # a finished game's series never changes
 SERIES_TTL_LIVE = 600  # a live game's key names its ply, so it is soon unused
 BEST_TTL = 24 * 3600
-
-log = logging.getLogger(__name__)
 
 
 class NoAnalysisInRanked(GameError):
@@ -63,10 +58,10 @@ def series(*, game_id: int) -> dict[str, Any]:
     s's measure after p plies (None where the engine has none), for p in 0..ply."""
     game = analysable_game(game_id)
     key = _key(game, "series", game.ply)
-    found = _cache_get(key)
+    found = soft_cache.get(key)
     if found is None:
         found = compute_series(game)
-        _cache_set(key, found, SERIES_TTL_OVER if game.status in OVER else SERIES_TTL_LIVE)
+        soft_cache.set(key, found, SERIES_TTL_OVER if game.status in OVER else SERIES_TTL_LIVE)
     return found
 
 
@@ -98,7 +93,7 @@ def cached_best_move(*, game_id: int, ply: int) -> tuple[Game, str, dict[str, An
     if ply > game.ply:
         raise PlyOutOfRange(f"The game has {game.ply} plies; ply must be 0 to {game.ply}.")
     key = _key(game, "best", ply)
-    return game, key, _cache_get(key)
+    return game, key, soft_cache.get(key)
 
 
 def best_move(game: Game, ply: int, key: str) -> dict[str, Any]:
@@ -126,26 +121,10 @@ def best_move(game: Game, ply: int, key: str) -> dict[str, Any]:
         "action": choice.action.to_json(), "notation": rules.format_action(choice.action),
         "reason": reason, "nodes": choice.nodes, "depth": choice.depth, "ms": ms,
     }
-    _cache_set(key, found, BEST_TTL)
+    soft_cache.set(key, found, BEST_TTL)
     return found
 
 
 def _key(game: Game, what: str, ply: int) -> str:
     born = int(game.created_at.timestamp() * 1_000_000)
     return f"analysis:v1:{what}:{game.pk}:{born}:{ply}"
-
-
-# The cache only saves work: when Redis is away the answer is computed, not refused.
-def _cache_get(key: str) -> Any:
-    try:
-        return cache.get(key)
-    except (RedisError, OSError) as exc:
-        log.warning("analysis cache unavailable: %s", exc)
-        return None
-
-
-def _cache_set(key: str, value: Any, seconds: int) -> None:
-    try:
-        cache.set(key, value, seconds)
-    except (RedisError, OSError) as exc:
-        log.warning("analysis cache unavailable: %s", exc)

@@ -91,6 +91,13 @@ class InRankedGame(GameError):
     status = 409
 
 
+class TooManyOpenGames(GameError):
+    """The creator already has OPEN_GAMES_PER_USER games waiting for players."""
+
+    code = "too_many_open_games"
+    status = 409
+
+
 
 class HumansOnly(GameError):
     """Ranked play is between people: no bot seats, no bots in queues."""

@@ -37,6 +37,12 @@ def derive(game: Game) -> dict[str, Any]:
         if changes:
             derived["result"]["rating_changes"] = [changes.get(s)
                                                    for s in range(game.seat_count)]
+    if result is not None and game.ranked and game.result:
+        # Whether it was rated was decided at the finish, from a history that has moved
+        # on since (games/ranked/fair_play.py): kept as recorded.
+        for key in ("rated", "unrated"):
+            if key in game.result:
+                derived["result"][key] = game.result[key]
     if result is not None:
         derived["status"] = Status.FINISHED
     elif game.status == Status.FINISHED:

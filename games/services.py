@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts.bots import bot_account
 from accounts.models import User
-from bloqueio_site import jsontext
+from bloqueio_site import jsontext, limits
 from games import engine, state_cache
 from games.errors import (
     AlreadyLeft,
@@ -42,6 +42,7 @@ from games.errors import (
     NotYourTurn,
     SeatTaken,
     StalePly,
+    TooManyOpenGames,
 )
 from games.live import broadcast
 from games.models import Event, Game, LiveRankedSeat, QueueEntry, Seat, Status
@@ -49,6 +50,10 @@ from games.ranked import clocks, ratings
 from games.selectors import game_json, seats_with_ratings
 
 TIME_CONTROL_LIMITS = {"initial": (10, 24 * 3600), "increment": (0, 600)}
+# The lobby's bounds (issue #25: one user filled 40 of its 50 slots in 0.6 s): games one
+# user may have waiting for players at once, and new games per client address.
+OPEN_GAMES_PER_USER = limits.cap("OPEN_GAMES_PER_USER", 3)
+GAME_CREATE_RATE = limits.rate("game_create", "GAME_CREATE_LIMIT", 20, 600)
 
 
 @dataclass(frozen=True)
@@ -215,10 +220,10 @@ def _append(
     clocks.advance(game, turn_before, pending, now)
     _store(game, events)
     if result is not None and game.ranked:
-        deltas = ratings.apply_result(game=game, seats=seats, ranking=list(result.ranking),
-                                      now=now)
-        # The result shows what the game did to each rating (the page's "+12").
-        game.result = {**game.result, "rating_changes": deltas}
+        # The result shows whether the game was rated (and why not) and what it did to
+        # each rating (the page's "+12").
+        game.result = {**game.result, **ratings.apply_result(
+            game=game, seats=seats, ranking=list(result.ranking), now=now)}
         Game.objects.filter(pk=game.pk).update(result=game.result)
         _end_ranked(game)
     elif result is not None and any(s.bot for s in seats):
@@ -286,10 +291,13 @@ def _bot(level: Any) -> AbstractBaseUser:
 def create_game(
     *, user: AbstractBaseUser, kind: str, ranked: bool = False,
     time_control: dict[str, int] | None = None, bots: Sequence[str] = (),
+    address: str | None = None,
 ) -> Game:
     """A new waiting game; the creator takes seat 0 and `bots` (levels) the next seats.
 
     With a bot on every other seat the game starts at once ("play the computer").
+    `address` (the client's, when a request creates it) is held to GAME_CREATE_RATE; a
+    game that will wait for players counts against the creator's OPEN_GAMES_PER_USER.
     """
     try:
         rules = engine.get(kind)
@@ -304,7 +312,11 @@ def create_game(
     bot_users = [_bot(level) for level in bots]
     if ranked and clean_tc is None:
         clean_tc = clocks.default_time_control(kind)
+    if address is not None:
+        limits.check(GAME_CREATE_RATE, address, "Too many new games from your address")
     with transaction.atomic():
+        if len(bot_users) < rules.seats - 1:
+            _check_open_games(user)
         game = Game.objects.create(
             kind=kind, ranked=ranked, seat_count=rules.seats, time_control=clean_tc,
             created_by=user, state=rules.initial().to_json(),
@@ -317,6 +329,19 @@ def create_game(
         seats = _seats(game)
         _publish_game(game, seats, _start_if_full(game, seats, "created"))
     return game
+
+
+def _check_open_games(user: AbstractBaseUser) -> None:
+    """Refuse a game that would wait beside OPEN_GAMES_PER_USER of the user's own."""
+    # Why lock the creator's row: two creates at once by one user queue here, so both
+    # cannot pass the count below. Nobody else waits on it.
+    User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+    waiting = Game.objects.filter(created_by=user, status=Status.WAITING,
+                                  seats__user=user).count()
+    if waiting >= OPEN_GAMES_PER_USER:
+        raise TooManyOpenGames(
+            f"You have {waiting} games waiting for players (at most "
+            f"{OPEN_GAMES_PER_USER}): start, or leave, one of them first.")
 
 
 def _start_if_full(game: Game, seats: list[Seat], change: str) -> str:

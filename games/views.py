@@ -23,7 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from bloqueio_site import strict_json
+from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
 from games import bots, engine, selectors, services
 from games.boards import board_css, board_spec, render_svg
@@ -132,7 +132,8 @@ def create(request: HttpRequest) -> HttpResponse:
     try:
         game = services.create_game(user=request.user, kind=kind,
                                     ranked=request.POST.get("ranked") == "1",
-                                    time_control=time_control, bots=levels or [])
+                                    time_control=time_control, bots=levels or [],
+                                    address=limits.address_of(request))
     except ServiceError as exc:
         return _back_to_form(request, exc.detail, computer)
     return redirect("game", game_id=game.pk)

@@ -17,6 +17,14 @@ class NotAModerator(ServiceError):
     status = 403
 
 
+class StaffProtected(ServiceError):
+    """A moderator who is not a superuser acted on staff (or their messages, seats,
+    games or reports): moderators stay off staff; a superuser may."""
+
+    code = "staff_protected"
+    status = 403
+
+
 class InvalidReport(ServiceError):
     code = "invalid"
     status = 400

@@ -9,7 +9,7 @@ own, or a refusal's log entry rolls back with it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import TypeVar
 
@@ -33,6 +33,7 @@ from moderation.errors import (
     RateLimited,
     ReasonRequired,
     ReportClosed,
+    StaffProtected,
     TargetNotFound,
 )
 from moderation.models import (
@@ -120,13 +121,38 @@ def _require_permission(actor: AbstractBaseUser, action: str) -> None:
         raise NotAModerator("You may not do that.")
 
 
+def check_can_moderate(*, actor: AbstractBaseUser, users: Iterable[User | None]) -> None:
+    """Raise StaffProtected unless `actor` is a superuser or none of `users` (the people
+    an action lands on) is staff or a superuser: a moderator could otherwise unban a
+    moderator a superuser banned, or mute a superuser."""
+    if actor.is_superuser:  # type: ignore[attr-defined]
+        return
+    for user in users:
+        if user is not None and (user.is_staff or user.is_superuser):
+            raise StaffProtected(f"{user.username} is staff: only a superuser can moderate "
+                                 "a staff account, its messages, seats, games or reports.")
+
+
+def guard(*, actor: AbstractBaseUser, action: str, target: models.Model, reason: str,
+          users: Iterable[User | None]) -> None:
+    """`check_can_moderate` for a service that logs its own action (chat): a refusal is
+    logged with its detail, then raised. Call it outside the action's transaction."""
+    try:
+        check_can_moderate(actor=actor, users=users)
+    except StaffProtected as exc:
+        record(actor=actor, action=action, target=target, reason=reason, outcome=exc.detail)
+        raise
+
+
 def _moderate(*, actor: AbstractBaseUser, action: str, target: models.Model, reason: str,
-              run: Callable[[], T]) -> T:
-    """Check, run the service and log it in one transaction; log a refusal, re-raise it."""
+              run: Callable[[], T], users: Callable[[], Iterable[User | None]]) -> T:
+    """Check, run the service and log it in one transaction; log a refusal, re-raise it.
+    `users` names the people the action lands on (check_can_moderate)."""
     reason = _require_reason(reason)
     _require_permission(actor, action)
     try:
         with transaction.atomic():
+            check_can_moderate(actor=actor, users=users())
             result = run()
             record(actor=actor, action=action, target=target, reason=reason)
     except ServiceError as exc:
@@ -145,16 +171,23 @@ def _game(game_id: int) -> Game:
     return game
 
 
+def _players(game_id: int) -> list[User]:
+    """The people seated in a game (bots are nobody's account to protect)."""
+    return list(User.objects.filter(seats__game_id=game_id, seats__bot=False))
+
+
 def moderate_abort(*, actor: AbstractBaseUser, game_id: int, reason: str) -> Game:
     """Abort a waiting or active game: no result (games.services.abort_game)."""
     return _moderate(actor=actor, action=Action.ABORT_GAME, target=_game(game_id),
-                     reason=reason, run=lambda: games.abort_game(game_id=game_id))
+                     reason=reason, run=lambda: games.abort_game(game_id=game_id),
+                     users=lambda: _players(game_id))
 
 
 def moderate_annul(*, actor: AbstractBaseUser, game_id: int, reason: str) -> Game:
     """Annul a finished ranked game: its rating changes are reverted (ratings.annul_game)."""
     return _moderate(actor=actor, action=Action.ANNUL_GAME, target=_game(game_id),
-                     reason=reason, run=lambda: ratings.annul_game(game_id=game_id))
+                     reason=reason, run=lambda: ratings.annul_game(game_id=game_id),
+                     users=lambda: _players(game_id))
 
 
 def moderate_remove_seat(*, actor: AbstractBaseUser, game_id: int, seat: int,
@@ -164,7 +197,8 @@ def moderate_remove_seat(*, actor: AbstractBaseUser, game_id: int, seat: int,
     target: models.Model = (Seat.objects.select_related("user").filter(game=game, seat=seat)
                             .first() or game)
     return _moderate(actor=actor, action=Action.REMOVE_SEAT, target=target, reason=reason,
-                     run=lambda: games.remove_seat(game_id=game_id, seat=seat))
+                     run=lambda: games.remove_seat(game_id=game_id, seat=seat),
+                     users=lambda: [getattr(target, "user", None)])
 
 
 def check_can_ban(*, actor: AbstractBaseUser, user: User) -> None:
@@ -183,13 +217,16 @@ def moderate_ban(*, actor: AbstractBaseUser, user: User, reason: str) -> account
         check_can_ban(actor=actor, user=user)
         return accounts.ban_user(user, by=actor)  # type: ignore[arg-type]
 
-    return _moderate(actor=actor, action=Action.BAN_USER, target=user, reason=reason, run=ban)
+    # check_can_ban refuses staff (code `cannot_ban`) before check_can_moderate would.
+    return _moderate(actor=actor, action=Action.BAN_USER, target=user, reason=reason, run=ban,
+                     users=lambda: [])
 
 
 def moderate_unban(*, actor: AbstractBaseUser, user: User, reason: str) -> None:
-    """Re-enable a banned account (accounts.services.unban_user)."""
+    """Re-enable a banned account (accounts.services.unban_user); only a superuser
+    unbans staff (a ban of staff is a superuser's, so is lifting it)."""
     _moderate(actor=actor, action=Action.UNBAN_USER, target=user, reason=reason,
-              run=lambda: accounts.unban_user(user))
+              run=lambda: accounts.unban_user(user), users=lambda: [user])
 
 
 # -- reports ---------------------------------------------------------------------------
@@ -277,4 +314,16 @@ def _handle(moderator: AbstractBaseUser, report_id: int, note: str, status: str,
         locked.save(update_fields=["status", "handled_by", "handled_at", "resolution"])
         return locked
 
-    return _moderate(actor=moderator, action=action, target=report, reason=note, run=close)
+    return _moderate(actor=moderator, action=action, target=report, reason=note, run=close,
+                     users=lambda: _reported_people(report))
+
+
+def _reported_people(report: Report) -> list[User | None]:
+    """Whom a report is about: the user, the message's author, or the game's players
+    (banned accounts included: a report outlives the ban)."""
+    if report.target_type == TargetType.USER:
+        return [User.objects.filter(pk=report.target_id).first()]
+    if report.target_type == TargetType.GAME:
+        return list(_players(report.target_id))
+    target = report_target(report.target_type, report.target_id)
+    return [getattr(target, "author", None)]

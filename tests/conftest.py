@@ -103,11 +103,10 @@ def _clear_presence() -> None:
 
     prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
     client = redis.Redis.from_url(settings.REDIS_URL)
-    # Socket counts and socket-open rates too (bloqueio_site/socket_limits.py): each test
-    # opens its sockets from the same address, and may leave some unclosed.
-    cache_prefix = settings.CACHES["default"]["KEY_PREFIX"]
-    keys = [key for pattern in (f"{prefix}:presence:*", f"{prefix}:sockets:*",
-                                f"{cache_prefix}:*:limit:socket_opens:*")
+    # Socket counts too (bloqueio_site/socket_limits.py): each test opens its sockets
+    # from the same address, and may leave some unclosed. (Rate-limit windows:
+    # _clear_rate_limits.)
+    keys = [key for pattern in (f"{prefix}:presence:*", f"{prefix}:sockets:*")
             for key in client.scan_iter(pattern)]
     if keys:
         client.delete(*keys)

@@ -157,7 +157,16 @@ class ResultOut(serializers.Serializer):
                                    help_text="per seat, in kinds that score (Blokus)")
     rating_changes = serializers.ListField(
         child=serializers.IntegerField(allow_null=True), required=False,
-        help_text="ranked games: each seat's change of rating (gone once annulled)")
+        help_text="ranked games: each seat's change of rating, null where not rated "
+                  "(gone once annulled)")
+    rated = serializers.BooleanField(
+        required=False, help_text="ranked games: whether any seat's rating moved")
+    unrated = serializers.ListField(
+        child=serializers.ChoiceField(choices=["too_short", "repeated_pairing",
+                                               "newcomer_opponents", "annulled"],
+                                      allow_null=True),
+        required=False, help_text="ranked games, per seat: null where rated, else why not "
+                                  "(docs/ranked.md)")
 
 
 class GameOut(serializers.Serializer):

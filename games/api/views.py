@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -12,7 +12,8 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
-from bloqueio_site.api_schema import errors
+from bloqueio_site import limits
+from bloqueio_site.api_schema import ErrorOut, errors
 from games import engine, hints, selectors, services
 from games.api import serializers as io
 from games.errors import GameNotFound, InvalidRequest
@@ -61,10 +62,16 @@ class GamesView(APIView):
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response([selectors.game_json(g) for g in page or []])
 
-    @extend_schema(request=io.CreateGameIn, responses={201: io.GameOut, **errors(400, 401, 409)})
+    @extend_schema(request=io.CreateGameIn, responses={
+        201: io.GameOut, **errors(400, 401),
+        409: OpenApiResponse(ErrorOut, description="`too_many_open_games` (3 of yours wait "
+                             "for players already), `in_ranked_game`, `ranked_humans_only`"),
+        429: OpenApiResponse(ErrorOut, description="`rate_limited`: over 20 new games in 10 "
+                             "minutes from your address; see Retry-After")})
     def post(self, request: Request) -> Response:
         data = _valid(io.CreateGameIn, request.data)
-        game = services.create_game(user=request.user, **data)
+        game = services.create_game(user=request.user, address=limits.address_of(request),
+                                    **data)
         return _game_response(game.pk, status.HTTP_201_CREATED)
 
 

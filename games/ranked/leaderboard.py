@@ -8,11 +8,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
+from bloqueio_site import soft_cache
 from games.models import Rating, RatingChange
 from games.selectors import iso
 
@@ -57,10 +57,11 @@ class Histogram:
 
 def histogram(*, kind: str, now: datetime | None = None) -> Histogram:
     """The board's histogram, cached LEADERBOARD_CACHE_SECONDS (default 30): ranks and
-    page boundaries may lag a finished game by that much; the rows themselves are fresh."""
+    page boundaries may lag a finished game by that much; the rows themselves are fresh.
+    With the cache unreachable it is counted from the database each time (never a 500)."""
     seconds = getattr(settings, "LEADERBOARD_CACHE_SECONDS", 30)
     key = f"leaderboard:{connection.settings_dict['NAME']}:{kind}"
-    cached = cache.get(key) if seconds else None
+    cached = soft_cache.get(key) if seconds else None
     if cached is not None:
         return cached
     rows = list(board(kind=kind, now=now).order_by("-rating").values("rating")
@@ -71,7 +72,7 @@ def histogram(*, kind: str, now: datetime | None = None) -> Histogram:
         seen += n
     found = Histogram([r for r, _ in rows], above, seen)
     if seconds:
-        cache.set(key, found, seconds)
+        soft_cache.set(key, found, seconds)
     return found
 
 

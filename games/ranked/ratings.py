@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -17,7 +18,7 @@ from django.utils import timezone
 
 from games.errors import GameNotFound, NotRanked
 from games.models import Game, Rating, RatingChange, Seat, Status
-from games.ranked import rating_model
+from games.ranked import fair_play, rating_model
 
 
 def _locked_ratings(user_ids: Iterable[int], kind: str) -> dict[int, Rating]:
@@ -60,26 +61,53 @@ def _record(
             mu_after=new.mu, sigma_after=new.sigma, rating_before=rating_before,
             rating_after=row.rating, at=now,
         ))
-    Rating.objects.bulk_update(list(rows.values()), _FIELDS)
+    Rating.objects.bulk_update([rows[seat.user_id] for seat, _, _ in rated], _FIELDS)
     RatingChange.objects.bulk_create(changes)
     return changes
 
 
 def apply_result(
     *, game: Game, seats: list[Seat], ranking: list[int], now: datetime
-) -> list[int | None]:
-    """Rate a finished ranked game from its final ranking (one rank per seat); returns
-    each seat's change of displayed rating (None for an empty seat)."""
+) -> dict[str, Any]:
+    """Rate a finished ranked game from its final ranking (one rank per seat), as far as
+    the fair-play rules allow (`fair_play.decide`: too short, repeated pairing,
+    newcomers). Returns what the game's result adds: `rated`, `unrated` (a reason per
+    seat, None where rated) and, when any seat was rated, `rating_changes` (each seat's
+    change of displayed rating, None where not rated)."""
     by_seat = sorted(seats, key=lambda s: s.seat)
-    rows = _locked_ratings([s.user_id for s in by_seat], game.kind)
-    before = [rating_model.Skill(rows[s.user_id].mu, rows[s.user_id].sigma) for s in by_seat]
-    ranks = [ranking[s.seat] for s in by_seat]
-    after = rating_model.rate(before, ranks)
-    changes = _record(game, rows, list(zip(by_seat, before, after, strict=True)), ranking, now)
+    # The players' rating rows that exist are locked (user-id order) before their past
+    # games are counted: two games finishing at once with the same players count in
+    # turn. Rows are made only for seats that get rated.
+    played = dict(Rating.objects.select_for_update()
+                  .filter(kind=game.kind, user_id__in=[s.user_id for s in by_seat])
+                  .order_by("user_id").values_list("user_id", "games"))
+    table = fair_play.decide(game=game, seats=by_seat, played=played, now=now)
+    fields: dict[str, Any] = {"rated": table.rated, "unrated": table.unrated}
+    if not table.rated:
+        return fields
+    rows = _locked_ratings([s.user_id for group in table.tables.values() for s in group],
+                           game.kind)
+
+    def skill(seat: Seat) -> rating_model.Skill:
+        return rating_model.Skill(rows[seat.user_id].mu, rows[seat.user_id].sigma)
+
+    outcomes: dict[tuple[int, ...], list[rating_model.Skill]] = {}
+    rated = []
+    for seat in by_seat:
+        group = table.tables.get(seat.seat)
+        if group is None:
+            continue
+        key = tuple(s.seat for s in group)
+        if key not in outcomes:
+            outcomes[key] = rating_model.rate([skill(s) for s in group],
+                                              [ranking[s.seat] for s in group])
+        rated.append((seat, skill(seat), outcomes[key][key.index(seat.seat)]))
+    changes = _record(game, rows, rated, ranking, now)
     deltas: list[int | None] = [None] * game.seat_count
     for change in changes:
         deltas[change.seat] = change.rating_after - change.rating_before
-    return deltas
+    fields["rating_changes"] = deltas
+    return fields
 
 
 def rate_bots(*, game: Game, seats: list[Seat], ranking: list[int], now: datetime) -> None:
@@ -111,6 +139,9 @@ def rate_bots(*, game: Game, seats: list[Seat], ranking: list[int], now: datetim
                                  after[len(people):], strict=True)), ranking, now)
 
 
+ANNULLED = "annulled"
+
+
 def annul_game(*, game_id: int, now: datetime | None = None) -> Game:
     """Undo a finished ranked game's rating changes (moderation).
 
@@ -124,12 +155,17 @@ def annul_game(*, game_id: int, now: datetime | None = None) -> Game:
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
             raise GameNotFound(f"No game {game_id}.")
-        if not game.ranked or game.status != Status.FINISHED or game.annulled_at is not None:
+        if (not game.ranked or game.status != Status.FINISHED or game.annulled_at is not None
+                or (game.result or {}).get("rated") is False):
             raise NotRanked("Only a finished, rated, not yet annulled game can be annulled.")
         own = list(RatingChange.objects.filter(game=game))
         game.annulled_at = now
         if game.result:  # the changes it shows are undone
             game.result = {k: v for k, v in game.result.items() if k != "rating_changes"}
+            if "rated" in game.result:
+                game.result["rated"] = False
+                game.result["unrated"] = [reason or ANNULLED
+                                          for reason in game.result["unrated"]]
         game.save(update_fields=["annulled_at", "result"])
         if not own:
             return game

@@ -26,7 +26,10 @@ def _hex(css: str) -> str:
 def test_resigning_a_ranked_game_on_a_phone_and_its_replay(server: Any) -> None:
     alice, bob = user("alice"), user("bob")
     game = services.start_ranked_game(kind="bloqueio2", user_ids=[alice.pk, bob.pk])
-    for ply, (who, to) in enumerate(((alice, [2, 5]), (bob, [8, 5]), (alice, [3, 5]))):
+    # Two moves each: a shorter game is not rated (docs/ranked.md), and this one shows
+    # each rating's change.
+    for ply, (who, to) in enumerate(((alice, [2, 5]), (bob, [8, 5]), (alice, [3, 5]),
+                                     (bob, [7, 5]))):
         services.submit_action(game_id=game.pk, user=who, action={"type": "move", "to": to},
                                ply=ply)
 

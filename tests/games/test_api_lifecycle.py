@@ -102,9 +102,10 @@ def test_full_game_over_the_api(players, published):
 
 
 def test_list_filters_and_pagination(players):
-    alice = client_for(players[0])
-    ids = [alice.post("/api/games/", {"kind": k}, format="json").json()["id"]
-           for k in ["bloqueio", "quoridor", "bloqueio", "quoridor4"]]
+    # Four waiting games, one per creator (each may have 3 waiting at once).
+    ids = [client_for(user).post("/api/games/", {"kind": k}, format="json").json()["id"]
+           for user, k in zip(players, ["bloqueio", "quoridor", "bloqueio", "quoridor4"],
+                              strict=True)]
     page = client_for(None).get("/api/games/").json()
     assert page["count"] == 4
     assert [g["id"] for g in page["results"]] == ids[::-1]  # newest first

@@ -72,7 +72,9 @@ def test_the_worker_flags_a_seat_whose_time_ran_out(players):
     last = Event.objects.filter(game=game).order_by("-ply").first()
     assert (last.seat, last.action) == (0, {"type": "timeout"})
     assert game.clock["remaining_ms"][0] == 0
-    assert Rating.objects.filter(kind="bloqueio2").count() == 2
+    # One move each: the result stands, but too short to rate (docs/ranked.md).
+    assert game.result["unrated"] == ["too_short", "too_short"]
+    assert not Rating.objects.filter(kind="bloqueio2").exists()
 
 
 def test_the_action_path_flags_even_without_the_worker_sweeping(players):

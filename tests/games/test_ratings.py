@@ -9,7 +9,7 @@ from games.models import Game, Rating, RatingChange
 from games.ranked import rating_model, ratings
 from tests.conftest import client_for
 from tests.games.helpers import started_game
-from tests.games.ranked_helpers import finish_by_resignations
+from tests.games.ranked_helpers import finish_by_resignations, play_opening
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +45,7 @@ def test_casual_games_are_not_rated(players):
     [1, 1, 1, 1],   # a drawn stalemate at equal distances
 ])
 def test_rating_moves_follow_every_ranking_shape(players, ranking):
-    game = started_game(players, ranked=True)
+    game = play_opening(started_game(players, ranked=True), players)
     seats = list(game.seats.all())
     ratings.apply_result(game=game, seats=seats, ranking=ranking, now=game.started_at)
     deltas = [_mu(u) - rating_model.MU for u in players]
@@ -71,7 +71,8 @@ def test_ratings_show_in_game_json_me_and_profile(players):
     assert profile["ratings"] == me["ratings"]
 
 
-def test_provisional_until_ten_games_and_a_small_sigma(players):
+def test_provisional_until_ten_games_and_a_small_sigma(players, monkeypatch):
+    monkeypatch.setenv("RANKED_PAIR_GAMES", "100")  # the same four, ten times in a day
     for _ in range(rating_model.PROVISIONAL_GAMES):
         finish_by_resignations(started_game(players, ranked=True), players, [3, 1, 2])
     row = Rating.objects.get(user=players[0], kind="bloqueio")

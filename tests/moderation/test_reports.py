@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.apps import apps
 
+from games import services as game_services
 from moderation.models import ModerationLog, Report
 from moderation.services import REPORTS_PER_HOUR
 from tests.conftest import client_for
@@ -46,7 +47,8 @@ def test_one_open_report_per_target(alice, bob):
     assert _report(alice, "game", game.pk).status_code == 201  # closed: may report again
 
 
-def test_reports_are_rate_limited_per_hour(alice, bob):
+def test_reports_are_rate_limited_per_hour(alice, bob, monkeypatch):
+    monkeypatch.setattr(game_services, "OPEN_GAMES_PER_USER", 100)  # bob's 11 waiting games
     games = [started_game([bob], kind="quoridor") for _ in range(REPORTS_PER_HOUR + 1)]
     for game in games[:REPORTS_PER_HOUR]:
         assert _report(alice, "game", game.pk).status_code == 201
