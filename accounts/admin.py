@@ -27,6 +27,7 @@ from bloqueio_site.errors import ServiceError
 from chat import services as chat_services
 from moderation import services as moderation
 from moderation.admin.reason import with_reason
+from moderation.errors import StaffProtected
 from moderation.models import REASON_MAX
 
 MODERATION_FIELDSET = ("Moderation", {
@@ -104,6 +105,11 @@ class BloqueioUserAdmin(UserAdmin):
                     try:
                         moderation.check_can_ban(actor=moderator, user=self.instance)
                     except services.BanRefused as exc:
+                        raise ValidationError({"is_active": exc.detail}) from None
+                else:  # an unban: staff are a superuser's to unban (moderation.services)
+                    try:
+                        moderation.check_can_moderate(actor=moderator, users=[self.instance])
+                    except StaffProtected as exc:
                         raise ValidationError({"is_active": exc.detail}) from None
                 if not cleaned.get("moderation_reason", "").strip():
                     raise ValidationError({"moderation_reason": "A ban or unban needs a reason."})

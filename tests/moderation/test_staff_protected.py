@@ -164,3 +164,24 @@ def test_deleting_a_staff_message_over_the_api_is_403(alice, mod):
     assert response.status_code == 403
     assert response.json()["code"] == "staff_protected"
     assert not ChatMessage.objects.get(pk=message.pk).deleted
+
+
+def test_ticking_active_on_a_banned_moderator_is_a_form_error_for_a_moderator(mod, root):
+    """The change form's "Active" box is an unban too: for a moderator who may edit
+    users, unbanning a staff account is refused as a form error (not a 500), and a
+    superuser's goes through."""
+    from django.contrib.auth.models import Permission
+
+    from tests.accounts.test_bans import _change_form
+
+    other = _banned(staff("helper", group="moderators"))
+    mod.user_permissions.add(Permission.objects.get(codename="change_user"))
+    editor = User.objects.get(pk=mod.pk)  # a fresh permission cache
+    url = f"/admin/accounts/user/{other.pk}/change/"
+    response = browser(editor).post(url, _change_form(other, moderation_reason="appeal"))
+    assert response.status_code == 200
+    assert "only a superuser" in response.content.decode()
+    assert not User.objects.get(pk=other.pk).is_active
+    response = browser(root).post(url, _change_form(other, moderation_reason="appeal"))
+    assert response.status_code == 302
+    assert User.objects.get(pk=other.pk).is_active
