@@ -15,7 +15,9 @@ an answer. So every hash here follows three rules:
 - a hash that could not start within `PASSWORD_HASH_MAX_WAIT` seconds is refused with
   `HashQueueFull` (503 `unavailable` with `Retry-After`): at once when the queue already
   holds more than that much work (measured from the hashes just done), else when the
-  wait runs out. A client that honours `Retry-After` comes back when there is room.
+  wait runs out. Each refusal's `Retry-After` is a turn of its own after the queue and
+  the turns already given, so a crowd that honours it comes back spread out at the pace
+  the hashes are done, instead of all at once into another refusal.
 
 `BoundedArgon2PasswordHasher` (Argon2id, the preferred hasher: parameters measured in
 docs/operations.md, "Sign-up and log-in") and `BoundedPBKDF2PasswordHasher` (verifies the
@@ -53,6 +55,9 @@ class HashGate:
     # Weight of the newest hash in the running mean of a hash's duration: it follows a
     # machine getting busier within a few hashes, and one slow hash barely moves it.
     SMOOTHING = 0.2
+    # The longest Retry-After: turns are handed out only while clients are refused, and
+    # a crowd that never comes back must not push honest clients' turns out for long.
+    MAX_RETRY_AFTER = 60
 
     def __init__(self, concurrency: int, max_wait: float) -> None:
         self.concurrency = concurrency
@@ -62,6 +67,7 @@ class HashGate:
         self.waiting = 0
         self.running = 0
         self.mean: float | None = None  # seconds a hash holds its slot; None until one ran
+        self.turns_until = 0.0  # monotonic time up to which refused clients have turns
 
     def expected_wait(self) -> float:
         """Seconds a hash arriving now would wait for a slot (0 before any was measured)."""
@@ -71,8 +77,13 @@ class HashGate:
         return math.ceil(ahead / self.concurrency) * self.mean
 
     def _refusal(self) -> HashQueueFull:
-        # Come back once the work queued now is done; clients add their own jitter.
-        return HashQueueFull(max(1, math.ceil(self.expected_wait())))
+        """A refusal whose Retry-After is this client's turn: after the work queued now
+        and after the turns given to the clients refused before it (one hash each)."""
+        now = time.monotonic()
+        turn = min(max(now + self.expected_wait(), self.turns_until),
+                   now + self.MAX_RETRY_AFTER)
+        self.turns_until = turn + (self.mean or 0.0) / self.concurrency
+        return HashQueueFull(max(1, math.ceil(turn - now)))
 
     @contextmanager
     def slot(self) -> Iterator[None]:
@@ -130,12 +141,12 @@ def bounded() -> Iterator[None]:
 
 
 class BoundedArgon2PasswordHasher(Argon2PasswordHasher):
-    """Argon2id with parameters measured on our 2-core machine (bench/hash_cost.py):
-    ~50 ms and 46 MiB a hash, OWASP's first recommended set. Changing them rehashes each
-    password at its next log-in (Django's `must_update`)."""
+    """Argon2id with OWASP's recommended minimum (19 MiB, 2 passes), measured on our
+    2-core machine (bench/hash_cost.py, docs/operations.md): ~20 ms a hash. Changing
+    them rehashes each password at its next log-in (Django's `must_update`)."""
 
-    time_cost = 1
-    memory_cost = 46 * 1024  # KiB
+    time_cost = 2
+    memory_cost = 19 * 1024  # KiB
     parallelism = 1  # the gate already runs one hash per core
 
     def encode(self, password: str, salt: str) -> str:

@@ -75,7 +75,7 @@ def pbkdf2_user(username: str) -> User:
 
 def test_new_passwords_are_hashed_with_argon2id(bounded):
     encoded = make_password("correct-horse-battery-9")
-    assert encoded.startswith("argon2$argon2id$v=19$m=47104,t=1,p=1$")
+    assert encoded.startswith("argon2$argon2id$v=19$m=19456,t=2,p=1$")
     assert check_password("correct-horse-battery-9", encoded)
     assert not check_password("correct-horse-battery-8", encoded)
 
@@ -177,6 +177,18 @@ def test_a_queue_longer_than_the_wait_is_refused_without_waiting(busy, monkeypat
         make_password("correct-horse-battery-9")
     assert waited == []  # never queued for the slot
     assert refused.value.retry_after == 40  # when the queued work will be done
+
+
+def test_each_refused_client_gets_a_turn_of_its_own(busy):
+    busy.max_wait = 5
+    busy.mean = 10.0  # 10 s of work queued: every hash arriving now is refused
+    turns = []
+    for _ in range(3):
+        with pytest.raises(hashers.HashQueueFull) as refused:
+            make_password("correct-horse-battery-9")
+        turns.append(refused.value.retry_after)
+    # After the work queued now, then one hash apart: the crowd comes back spread out.
+    assert turns == [10, 20, 30]
 
 
 def test_a_short_queue_waits_its_turn(busy, done):
