@@ -28,8 +28,10 @@ keep Django's algorithm names, so every stored hash stays valid with or without 
 from __future__ import annotations
 
 import math
+import statistics
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -52,38 +54,55 @@ class HashQueueFull(Unavailable):
 class HashGate:
     """At most `concurrency` hashes at once; none waits longer than `max_wait` to start."""
 
-    # Weight of the newest hash in the running mean of a hash's duration: it follows a
-    # machine getting busier within a few hashes, and one slow hash barely moves it.
-    SMOOTHING = 0.2
-    # The longest Retry-After: turns are handed out only while clients are refused, and
-    # a crowd that never comes back must not push honest clients' turns out for long.
-    MAX_RETRY_AFTER = 60
+    # How many recent hashes the typical duration is the median of: it follows a machine
+    # getting busier within a few hashes, and an odd slow one (a process's first, cold)
+    # does not move it.
+    RECENT = 15
+    # The longest Retry-After: turns are given only while clients are refused, and a
+    # crowd that never comes back must not push honest clients' turns out for long.
+    MAX_RETRY_AFTER = 30
 
     def __init__(self, concurrency: int, max_wait: float) -> None:
         self.concurrency = concurrency
         self.max_wait = max_wait
         self._slots = threading.BoundedSemaphore(concurrency)
-        self._lock = threading.Lock()  # guards the counts and the mean below
+        self._lock = threading.Lock()  # guards the counts and durations below
         self.waiting = 0
         self.running = 0
-        self.mean: float | None = None  # seconds a hash holds its slot; None until one ran
-        self.turns_until = 0.0  # monotonic time up to which refused clients have turns
+        self.recent: deque[float] = deque(maxlen=self.RECENT)  # seconds each held its slot
+        self.turns_from = 0.0  # monotonic time the turns given to refused clients start
+        self.turns = 0  # turns given since then
 
     def expected_wait(self) -> float:
-        """Seconds a hash arriving now would wait for a slot (0 before any was measured)."""
+        """Seconds a hash arriving now would wait for a slot."""
         ahead = self.waiting + self.running - self.concurrency + 1
-        if ahead <= 0 or self.mean is None:
+        if ahead <= 0:
             return 0.0
-        return math.ceil(ahead / self.concurrency) * self.mean
+        return math.ceil(ahead / self.concurrency) * self.typical()
+
+    def typical(self) -> float:
+        """Seconds a hash holds its slot these days. Before any ran, the longest wait:
+        a crowd arriving at a fresh process queues one round of hashes, not all of it
+        (each then waiting until its wait runs out)."""
+        return statistics.median_low(self.recent) if self.recent else self.max_wait
 
     def _refusal(self) -> HashQueueFull:
-        """A refusal whose Retry-After is this client's turn: after the work queued now
-        and after the turns given to the clients refused before it (one hash each)."""
+        """A refusal whose Retry-After is this client's turn: the n-th client refused
+        since the queue last emptied of turns comes back n hashes after the work queued
+        now is done.
+
+        A turn lasts the quickest recent hash, as measured now (not when earlier turns
+        were given): the hashes done while a crowd arrives are slowed by its arrival,
+        the ones done on its return are not. A client back too early is refused again,
+        cheaply, and gets a later turn; turns too far apart would leave the CPU idle
+        while clients wait."""
         now = time.monotonic()
-        turn = min(max(now + self.expected_wait(), self.turns_until),
-                   now + self.MAX_RETRY_AFTER)
-        self.turns_until = turn + (self.mean or 0.0) / self.concurrency
-        return HashQueueFull(max(1, math.ceil(turn - now)))
+        queue_done = now + self.expected_wait()
+        turn = self.turns_from + self.turns * min(self.recent, default=0.0) / self.concurrency
+        if turn <= queue_done:  # every turn given has come: start again after the queue
+            self.turns_from, self.turns, turn = queue_done, 0, queue_done
+        self.turns += 1
+        return HashQueueFull(max(1, min(self.MAX_RETRY_AFTER, math.ceil(turn - now))))
 
     @contextmanager
     def slot(self) -> Iterator[None]:
@@ -107,8 +126,7 @@ class HashGate:
             took = time.perf_counter() - began
             with self._lock:
                 self.running -= 1
-                self.mean = took if self.mean is None else \
-                    self.mean + self.SMOOTHING * (took - self.mean)
+                self.recent.append(took)
             self._slots.release()
 
 

@@ -169,31 +169,32 @@ def test_a_hash_that_cannot_start_in_time_is_refused(busy):
 
 
 def test_a_queue_longer_than_the_wait_is_refused_without_waiting(busy, monkeypatch):
-    busy.max_wait = 30
-    busy.mean = 40.0  # the hash that holds the slot has 40 s of work: more than 30
+    busy.max_wait = 10
+    busy.recent.append(20.0)  # the hash that holds the slot has 20 s of work: more than 10
     waited: list[float] = []
     monkeypatch.setattr(busy._slots, "acquire", lambda timeout: waited.append(timeout))
     with pytest.raises(hashers.HashQueueFull) as refused:
         make_password("correct-horse-battery-9")
     assert waited == []  # never queued for the slot
-    assert refused.value.retry_after == 40  # when the queued work will be done
+    assert refused.value.retry_after == 20  # when the queued work will be done
 
 
 def test_each_refused_client_gets_a_turn_of_its_own(busy):
     busy.max_wait = 5
-    busy.mean = 10.0  # 10 s of work queued: every hash arriving now is refused
+    busy.recent.append(8.0)  # 8 s of work queued: every hash arriving now is refused
     turns = []
-    for _ in range(3):
+    for _ in range(5):
         with pytest.raises(hashers.HashQueueFull) as refused:
             make_password("correct-horse-battery-9")
         turns.append(refused.value.retry_after)
-    # After the work queued now, then one hash apart: the crowd comes back spread out.
-    assert turns == [10, 20, 30]
+    # After the work queued now, then one hash apart: the crowd comes back spread out,
+    # within MAX_RETRY_AFTER.
+    assert turns == [8, 16, 24, 30, 30]
 
 
 def test_a_short_queue_waits_its_turn(busy, done):
     busy.max_wait = 30
-    busy.mean = 0.01
+    busy.recent.append(0.01)
     answer: list[str] = []
     waiter = threading.Thread(target=lambda: answer.append(make_password("pw-1-Queue!")))
     waiter.start()
