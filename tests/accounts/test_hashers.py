@@ -150,13 +150,19 @@ def test_no_more_hashes_run_at_once_than_the_setting_allows(bounded, settings, m
                 running -= 1
 
     encoded = make_password("pw-0") if job == "verify" else ""
+    # A hash measured already: the eight are judged by it and all queue (a fresh
+    # process, knowing none, queues one round and refuses the rest).
+    hashers.gate().recent.append(0.01)
     monkeypatch.setattr(Argon2PasswordHasher, job, watched)
     work = make_password if job == "encode" else (lambda pw: check_password(pw, encoded))
-    threads = [threading.Thread(target=work, args=(f"pw-{n}",)) for n in range(8)]
+    done: list[object] = []
+    threads = [threading.Thread(target=lambda n=n: done.append(work(f"pw-{n}")))
+               for n in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    assert len(done) == 8  # every hash ran, none was refused
     assert most == 2
 
 
@@ -204,6 +210,33 @@ def test_a_short_queue_waits_its_turn(busy, done):
     done.set()  # the hash holding the slot ends
     waiter.join()
     assert answer and answer[0].startswith("argon2$")
+
+
+def test_a_fresh_process_queues_one_round_and_refuses_the_rest(bounded):
+    gate = hashers.gate()  # one slot, 30 s of wait, no hash measured yet
+    taken, free = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with gate.slot():
+            taken.set()
+            free.wait(60)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert taken.wait(10)
+    answer: list[str] = []
+    waiter = threading.Thread(target=lambda: answer.append(make_password("pw-1-Queue!")))
+    waiter.start()
+    while gate.waiting == 0 and waiter.is_alive():
+        time.sleep(0.01)
+    try:
+        with pytest.raises(hashers.HashQueueFull):  # a second round: refused at once
+            make_password("correct-horse-battery-9")
+    finally:
+        free.set()
+        holder.join()
+        waiter.join()
+    assert answer and answer[0].startswith("argon2$")  # the first round was served
 
 
 @pytest.mark.django_db
