@@ -22,7 +22,7 @@ PostgreSQL backends on the server's database (pg_stat_activity, sampled every 10
 connection of its own to DATABASE_URL, not counted). A request that got no answer at all
 (connection reset or closed without a response) is reported as `dropped`.
 
-    python bench/burst.py --spawn                              # one Daphne, production config
+    python bench/burst.py --spawn                              # one server, production config
     python bench/burst.py --base http://127.0.0.1:8000         # a server already running
     python bench/burst.py --spawn --users 20 --games 5 --sockets 40   # a quick smoke run
 
@@ -476,7 +476,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", help="a running server's URL (loopback only)")
     parser.add_argument("--spawn", action="store_true",
-                        help="start one Daphne in the production configuration")
+                        help="start one server (uvicorn) in the production configuration")
     parser.add_argument("--users", type=int, default=300, help="sign-ups at once")
     parser.add_argument("--games", type=int, default=75, help="4-seat games created at once")
     parser.add_argument("--sockets", type=int, default=400, help="game sockets opened at once")
