@@ -3,27 +3,36 @@
 Four phases, each sent all at once (no ramp, no client-side limit) and each waiting for
 every answer before the next starts:
 
-1. `--users` sign-ups (POST /api/auth/register/, PBKDF2 on the server);
+1. `--users` sign-ups (POST /api/auth/register/, Argon2id on the server), each client
+   honouring `Retry-After` as a well-behaved one does: on a 429 or 503 that carries it,
+   it waits that long plus up to a second (jitter: the header counts whole seconds, and
+   those given the same number should not all come back in the same instant) and tries
+   again, until it is signed up or `--signup-deadline` passes;
 2. `--games` four-seat Bloqueio games created (POST /api/games/) by those users;
 3. the joins that fill every game (POST /api/games/{id}/join/, 3 a game);
 4. `--sockets` game sockets opened (/ws/games/{id}/, `Authorization: Token`): first every
    seat's player, then anonymous spectators, spread over the games.
 
 A user may sit in several games when there are fewer than 4 per game (casual games allow
-it). Reported per phase: its wall time, p50/p99/max request latency (to the full answer,
-or to `hello` for sockets), answers by status and code, and the peak number of
+it). Reported per phase: its wall time (for sign-ups: until the last one is signed up),
+p50/p99/max latency of every answer (to the full answer, or to `hello` for sockets; each
+try of a sign-up counts), answers by status and code, refusals with `Retry-After`,
+timeouts, 5xx without `Retry-After`, and the peak number of
 PostgreSQL backends on the server's database (pg_stat_activity, sampled every 10 ms from a
 connection of its own to DATABASE_URL, not counted). A request that got no answer at all
 (connection reset or closed without a response) is reported as `dropped`.
 
-    python bench/burst.py --spawn                              # one Daphne, production config
+    python bench/burst.py --spawn                              # one server, production config
     python bench/burst.py --base http://127.0.0.1:8000         # a server already running
     python bench/burst.py --spawn --users 20 --games 5 --sockets 40   # a quick smoke run
 
-`--spawn` starts one Daphne the way bench/load.py does: the production configuration
+`--spawn` starts one server the way bench/load.py does: the production configuration
 (DJANGO_ENV=production, a random secret key, no SSL redirect on loopback) and the
-command docs/operations.md deploys (`python -m bloqueio_site.serve`), with DATABASE_URL,
-REDIS_URL and any DATABASE_POOL_* from the environment. Loopback only, and bounded by
+command docs/operations.md deploys (`python -m bloqueio_site.serve`, uvicorn unless
+SERVER says otherwise), with DATABASE_URL, REDIS_URL and any DATABASE_POOL_* and
+PASSWORD_HASH_* from the environment, and RATE_LIMIT_SCALE 1000 unless set: the crowd
+comes from one address, which the per-address limits would otherwise stop (a surge of
+many addresses is what is measured here, not the limits). Loopback only, and bounded by
 `--timeout`. tests/faults/test_burst.py runs the same surge, smaller, against a
 PostgreSQL with few connections.
 """
@@ -34,6 +43,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import secrets
 import signal
 import statistics
@@ -55,6 +65,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # bench/ is not a package: found through sys.path
 
 SIGNUP_PASSWORD = "surge-{}-Pass!"  # unique per user, passes the password validators
+RETRY_STATUSES = (429, 503)  # refusals that say when to come back
 
 
 # -- one HTTP request on a connection of its own --------------------------------------------
@@ -77,9 +88,19 @@ class Answer:
             return str(self.failure)
         code = self.body.get("code") if isinstance(self.body, dict) else None
         text = f"{self.status} {code}" if code and self.status >= 300 else str(self.status)
-        if self.status == 503 and not self.retry_after:
+        if self.status >= 500 and not self.retry_after:
             text += " (no Retry-After)"
         return text
+
+    @property
+    def retry_in(self) -> float | None:
+        """Seconds this refusal asks the client to wait, None if it is not one."""
+        if self.status not in RETRY_STATUSES or not self.retry_after:
+            return None
+        try:
+            return max(0.0, float(self.retry_after))
+        except ValueError:
+            return None
 
 
 def _dechunk(payload: bytes) -> bytes:
@@ -280,6 +301,20 @@ class Phase:
     outcomes: Counter[str] = field(default_factory=Counter)
     ok: int = 0
     peak_backends: int | None = None
+    refused: int = 0  # answers that said when to retry (429/503 with Retry-After)
+    timeouts: int = 0  # requests with no answer within the limit
+    bare_5xx: int = 0  # 5xx answers without Retry-After: the client cannot act on them
+    slowest: dict[str, float] = field(default_factory=dict)  # by outcome, seconds
+
+    def record(self, answer: Answer) -> None:
+        self.outcomes[answer.outcome] += 1
+        if answer.status is None:
+            self.timeouts += answer.failure == "timeout"
+            return
+        self.latencies.append(answer.seconds)
+        self.slowest[answer.outcome] = max(self.slowest.get(answer.outcome, 0), answer.seconds)
+        self.refused += answer.retry_in is not None
+        self.bare_5xx += answer.status >= 500 and not answer.retry_after
 
     def summary(self) -> dict[str, Any]:
         lat = sorted(self.latencies)
@@ -288,10 +323,13 @@ class Phase:
             return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
 
         return {"sent": self.sent, "ok": self.ok, "seconds": round(self.seconds, 2),
-                "p50_ms": pct(0.50), "p99_ms": pct(0.99),
+                "answers": len(lat), "p50_ms": pct(0.50), "p99_ms": pct(0.99),
                 "max_ms": round(lat[-1] * 1000, 1) if lat else None,
                 "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
                 "outcomes": dict(self.outcomes.most_common()),
+                "slowest_ms": {k: round(v * 1000, 1) for k, v in self.slowest.items()},
+                "refused_with_retry_after": self.refused, "timeouts": self.timeouts,
+                "5xx_without_retry_after": self.bare_5xx,
                 "peak_backends": self.peak_backends}
 
 
@@ -304,31 +342,60 @@ async def _requests(phase: Phase, calls: list[Any], ok_status: int,
     answers: list[Answer] = await asyncio.gather(*calls)
     phase.seconds = time.perf_counter() - started
     for answer in answers:
-        phase.outcomes[answer.outcome] += 1
+        phase.record(answer)
         phase.ok += answer.status == ok_status
-        if answer.status is not None:
-            phase.latencies.append(answer.seconds)
     if monitor:
         phase.peak_backends = monitor.peaks.get(phase.name)
     return answers
 
 
+async def sign_up(base: str, name: str, phase: Phase, limit: float,
+                  deadline: float) -> str | None:
+    """Sign `name` up as a well-behaved client: each refusal that says when to come back
+    is retried that much later plus up to a second (jitter), until `deadline`
+    (perf_counter). Every answer is recorded in `phase`; the token once signed up."""
+    body = {"username": name, "password": SIGNUP_PASSWORD.format(secrets.token_hex(6))}
+    while True:
+        answer = await http(base, "POST", "/api/auth/register/", body, limit=limit)
+        phase.record(answer)
+        wait = answer.retry_in
+        if wait is None or time.perf_counter() + wait > deadline:
+            return str(answer.body["token"]) if answer.status == 201 else None
+        await asyncio.sleep(wait + random.uniform(0.0, 1.0))
+
+
+async def signups(base: str, names: list[str], phase: Phase, limit: float,
+                  retry_for: float, monitor: BackendMonitor | None) -> list[str]:
+    """Every sign-up at once, each retried as `sign_up` does; the phase's time is until
+    the last client had its final answer (its 201, for a surge that succeeds)."""
+    if monitor:
+        monitor.phase = phase.name
+    phase.sent = len(names)
+    started = time.perf_counter()
+    found = await asyncio.gather(*[
+        sign_up(base, name, phase, limit, started + retry_for) for name in names])
+    phase.seconds = time.perf_counter() - started
+    tokens = [token for token in found if token]
+    phase.ok = len(tokens)
+    if monitor:
+        phase.peak_backends = monitor.peaks.get(phase.name)
+    return tokens
+
+
 async def surge(base: str, users: int, games: int, sockets: int, limit: float = 60,
                 monitor: BackendMonitor | None = None, log: Any = print,
-                all_open: Callable[[], None] | None = None) -> list[Phase]:
-    """Run the four phases against `base`; `limit` (s) bounds each request and socket.
-    `all_open` is called once every socket has had its answer, before any closes."""
+                all_open: Callable[[], None] | None = None,
+                retry_for: float = 300) -> list[Phase]:
+    """Run the four phases against `base`; `limit` (s) bounds each request and socket,
+    `retry_for` (s) how long sign-ups retry. `all_open` is called once every socket has
+    had its answer, before any closes."""
     tag = secrets.token_hex(3)
     phases = [Phase("signup"), Phase("create"), Phase("join"), Phase("sockets")]
     signup, create, join, opening = phases
 
-    log(f"{users} sign-ups at once ...")
+    log(f"{users} sign-ups at once, honouring Retry-After ...")
     names = [f"s{tag}u{i}" for i in range(users)]
-    answers = await _requests(signup, [
-        http(base, "POST", "/api/auth/register/",
-             {"username": name, "password": SIGNUP_PASSWORD.format(secrets.token_hex(6))},
-             limit=limit) for name in names], 201, monitor)
-    tokens = [a.body["token"] for a in answers if a.status == 201]
+    tokens = await signups(base, names, signup, limit, retry_for, monitor)
     if len(tokens) < 4:
         log(f"only {len(tokens)} users signed up: stopping")
         return phases
@@ -409,12 +476,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", help="a running server's URL (loopback only)")
     parser.add_argument("--spawn", action="store_true",
-                        help="start one Daphne in the production configuration")
+                        help="start one server (uvicorn) in the production configuration")
     parser.add_argument("--users", type=int, default=300, help="sign-ups at once")
     parser.add_argument("--games", type=int, default=75, help="4-seat games created at once")
     parser.add_argument("--sockets", type=int, default=400, help="game sockets opened at once")
     parser.add_argument("--request-timeout", type=float, default=60,
                         help="seconds one request or socket may take")
+    parser.add_argument("--signup-deadline", type=float, default=300,
+                        help="seconds a sign-up client keeps retrying after Retry-After")
     parser.add_argument("--timeout", type=float, default=600, help="hard stop, seconds")
     parser.add_argument("--json", action="store_true", help="print one JSON line only")
     args = parser.parse_args()
@@ -437,7 +506,8 @@ def main() -> None:
         if args.spawn:
             log_dir = load.ROOT / "test-artifacts"
             log_dir.mkdir(exist_ok=True)
-            spawned = load.spawn(1, log_dir)
+            spawned = load.spawn(1, log_dir, {
+                "RATE_LIMIT_SCALE": os.environ.get("RATE_LIMIT_SCALE", "1000")})
             base = spawned[0][0]
             log_path = log_dir / f"daphne-{urlparse(base).port}.log"
             say(f"server {base}, log {log_path.relative_to(load.ROOT)}")
@@ -450,7 +520,8 @@ def main() -> None:
         else:
             say("DATABASE_URL is not PostgreSQL: backends not sampled")
         phases = asyncio.run(surge(base, args.users, args.games, args.sockets,
-                                   args.request_timeout, monitor, say))
+                                   args.request_timeout, monitor, say,
+                                   retry_for=args.signup_deadline))
         result = report(phases, monitor)
     finally:
         signal.alarm(0)
@@ -466,7 +537,8 @@ def main() -> None:
         problems = server_log_problems(log_path)
         result["server_log_problem_lines"] = len(problems)
         result["server_log_samples"] = problems[:5]
-    result["pool_env"] = {k: v for k, v in os.environ.items() if k.startswith("DATABASE_POOL_")}
+    result["pool_env"] = {k: v for k, v in os.environ.items()
+                          if k.startswith(("DATABASE_POOL_", "PASSWORD_HASH_", "SERVER"))}
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=load.ROOT,
                             capture_output=True, text=True).stdout.strip()
     result["commit"] = commit
@@ -475,9 +547,14 @@ def main() -> None:
         return
     for name in ("signup", "create", "join", "sockets"):
         p = result[name]
-        print(f"{name:>8}: {p['ok']}/{p['sent']} ok in {p['seconds']} s; latency p50 "
-              f"{p['p50_ms']} ms, p99 {p['p99_ms']} ms, max {p['max_ms']} ms; peak backends "
-              f"{p['peak_backends']}; {p['outcomes']}")
+        print(f"{name:>8}: {p['ok']}/{p['sent']} ok in {p['seconds']} s; {p['answers']} "
+              f"answers, p50 {p['p50_ms']} ms, p99 {p['p99_ms']} ms, max {p['max_ms']} ms; "
+              f"{p['refused_with_retry_after']} refused with Retry-After, {p['timeouts']} "
+              f"timeouts, {p['5xx_without_retry_after']} 5xx without Retry-After; peak "
+              f"backends {p['peak_backends']}; {p['outcomes']}")
+    s = result["signup"]
+    print(f"  sign-ups: {s['ok']} of {s['sent']} signed up, the last after {s['seconds']} s; "
+          f"slowest answer {s['max_ms']} ms")
     for key, value in result.items():
         if key not in ("signup", "create", "join", "sockets"):
             print(f"{key:>24}: {value}")

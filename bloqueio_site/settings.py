@@ -225,16 +225,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Django's PBKDF2 with bounded concurrency and no database connection held while hashing
-# (accounts/hashers.py); the rest of Django's defaults still verify older hashes.
+# Argon2id first: new passwords, and PBKDF2 ones rehashed at their next log-in. Both
+# bounded (accounts/hashers.py): no database connection held while hashing, at most
+# PASSWORD_HASH_CONCURRENCY at once, and a hash that cannot start within
+# PASSWORD_HASH_MAX_WAIT seconds refused with 503 `unavailable` and Retry-After. The
+# rest of Django's defaults still verify older hashes.
 PASSWORD_HASHERS = [
+    "accounts.hashers.BoundedArgon2PasswordHasher",  # replaces Argon2PasswordHasher
     "accounts.hashers.BoundedPBKDF2PasswordHasher",  # replaces PBKDF2PasswordHasher
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
 PASSWORD_HASH_CONCURRENCY = env_int("PASSWORD_HASH_CONCURRENCY", os.cpu_count() or 2, minimum=1)
+PASSWORD_HASH_MAX_WAIT = env_float("PASSWORD_HASH_MAX_WAIT", 3.0, minimum=0.0)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -1,9 +1,11 @@
 """One answer for "the database cannot serve this request now", wherever it is noticed.
 
-Two causes share it: PostgreSQL is unreachable, or every connection of this process's
+Three causes share it: PostgreSQL is unreachable, or every connection of this process's
 pool stayed busy for `DATABASE_POOL_TIMEOUT` s (psycopg_pool's `PoolTimeout`, which
-Django raises as an `OperationalError`). Either way the client gets 503 `unavailable`
-with `Retry-After`, and the log gets one warning line, never a traceback.
+Django raises as an `OperationalError`), or a service refused with `errors.Unavailable`
+(a password hash that cannot start soon, accounts/hashers.py). Either way the client
+gets 503 `unavailable` with `Retry-After` (the refusal's own, else 2 s); a database
+error also gets the log one warning line, never a traceback.
 
 The API maps it in `api_errors.exception_handler`; pages and everything else through
 `DatabaseUnavailableMiddleware` (exceptions from views) and `views.server_error` (the
@@ -20,6 +22,8 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
+from bloqueio_site.errors import Unavailable
+
 log = logging.getLogger("bloqueio.unavailable")
 
 RETRY_AFTER_SECONDS = "2"
@@ -28,6 +32,7 @@ UNAVAILABLE = {
     "detail": "The service is busy or its database is unreachable; retry shortly.",
 }
 DATABASE_ERRORS = (OperationalError, InterfaceError)
+UNAVAILABLE_ERRORS = (*DATABASE_ERRORS, Unavailable)
 
 
 def log_unavailable(exc: BaseException, request: Any = None) -> None:
@@ -38,20 +43,28 @@ def log_unavailable(exc: BaseException, request: Any = None) -> None:
 
 def response(request: HttpRequest, exc: BaseException) -> HttpResponse:
     """503 for ``request``: JSON for the API and health, a page for people."""
-    log_unavailable(exc, request)
+    retry_after = RETRY_AFTER_SECONDS
+    body = UNAVAILABLE
+    if isinstance(exc, Unavailable):  # a refusal, said by its own detail, not logged
+        retry_after = str(getattr(exc, "retry_after", None) or RETRY_AFTER_SECONDS)
+        body = exc.as_dict()
+    else:
+        log_unavailable(exc, request)
     answer: HttpResponse
     if request.path.startswith("/api/") or request.path == "/healthz":
-        answer = JsonResponse(UNAVAILABLE, status=503)
+        answer = JsonResponse(body, status=503)
     else:
         # Rendered without a request context: the context processors would read the
         # session and the user, that is, the database that just failed.
-        answer = HttpResponse(render_to_string("503.html"), status=503)
-    answer["Retry-After"] = RETRY_AFTER_SECONDS
+        answer = HttpResponse(render_to_string("503.html", {"retry_after": retry_after}),
+                              status=503)
+    answer["Retry-After"] = retry_after
     return answer
 
 
 class DatabaseUnavailableMiddleware:
-    """Turns a database outage or pool timeout raised by a view into 503 `unavailable`."""
+    """Turns a database outage, pool timeout or `Unavailable` refusal raised by a view
+    into 503 `unavailable`."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -60,7 +73,7 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
-        if isinstance(exc, DATABASE_ERRORS):
+        if isinstance(exc, UNAVAILABLE_ERRORS):
             return response(request, exc)
         return None
 

@@ -25,7 +25,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     # Django calls this inside its `except`: a database outage or pool timeout raised
     # outside a view (a session saved on the way out, say) is a 503, not a 500.
     exc = sys.exc_info()[1]
-    if isinstance(exc, unavailable.DATABASE_ERRORS):
+    if isinstance(exc, unavailable.UNAVAILABLE_ERRORS):
         return unavailable.response(request, exc)
     if _wants_json(request):
         return JsonResponse({"code": "server_error", "detail": "Server error."}, status=500)
