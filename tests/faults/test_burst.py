@@ -88,7 +88,6 @@ def test_server_holds_a_surge(burst: Any, cluster: PrivatePostgres, tmp_path: Pa
         "DATABASE_POOL_TIMEOUT": str(POOL_TIMEOUT),
         "PASSWORD_HASH_CONCURRENCY": "1",
         "PASSWORD_HASH_MAX_WAIT": "0",
-        "RATE_LIMIT_SCALE": "1000",  # the crowd comes from one address
         "LOG_LEVEL": "warning",
         # Every synthetic user comes from 127.0.0.1, and 12 of them create 64 games at
         # once: the per-address and per-user limits (bloqueio_site.limits) are not what
