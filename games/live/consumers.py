@@ -62,6 +62,11 @@ LOBBY_SNAPSHOT = 50
 # Chat messages a socket gets after `hello`, and at most in a `sync` answer.
 CHAT_ON_HELLO = 50
 CHAT_ON_SYNC = chat_selectors.HISTORY_CAP
+# A `sync` is a database read: its own, smaller budget within the frame rate, so that a
+# crowd of sockets asking again and again cannot slow everyone's requests (a client
+# needs one after a gap or a reconnect, not twenty a second).
+SYNC_PER_SECOND = 2.0
+SYNC_BURST = 5.0
 _STATUS_ORDER = {"waiting": 0, "active": 1, "finished": 2, "aborted": 2}
 
 
@@ -372,6 +377,7 @@ class GameConsumer(BaseConsumer):
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.seat: int | None = None
+        self.syncs = TokenBucket(rate=SYNC_PER_SECOND, burst=SYNC_BURST, tokens=SYNC_BURST)
         # Messages that arrive before our hello went out, or during a gap fill, wait here.
         self.ready = False
         self.held: list[tuple[dict[str, Any], fanout.Frames]] = []
@@ -455,6 +461,11 @@ class GameConsumer(BaseConsumer):
     async def handle(self, kind: str, content: dict[str, Any]) -> None:
         ref = ref_of(content)
         if kind == "sync":
+            if not self.syncs.take():
+                await self.send_json(error_frame(
+                    "rate_limited", f"At most {SYNC_PER_SECOND:g} syncs a second; you hold "
+                    "every event since your last answer.", ref))
+                return
             after = content.get("after", 0)
             if type(after) is not int or after < 0:
                 await self.send_json(error_frame("invalid", "`after` must be a ply >= 0.", ref))

@@ -208,3 +208,17 @@ def test_the_schema_documents_both_endpoints(client):
     assert {"200", "400", "403", "404", "429"} <= set(best["responses"])
     series = schema["paths"]["/api/games/{game_id}/analysis/"]["get"]
     assert {"200", "403", "404"} <= set(series["responses"])
+
+
+def test_a_signed_out_client_cannot_pick_its_own_address(alice, bob, monkeypatch):
+    """The throttle keys a signed-out client on the address the server saw, never on an
+    `X-Forwarded-For` the client wrote itself (a new header a request bought a fresh
+    allowance each time)."""
+    monkeypatch.setattr(BestMoveThrottle, "rate", "2/min")
+    game = play(started_game([alice, bob], kind="blockade"), [alice, bob],
+                _first_legal("blockade", 3))
+    anon = client_for(None)
+    answers = [anon.get(f"/api/games/{game.pk}/analysis/{ply}/best/",
+                        HTTP_X_FORWARDED_FOR=f"203.0.113.{ply}").status_code
+               for ply in range(3)]
+    assert answers == [200, 200, 429]

@@ -417,6 +417,25 @@ async def test_an_error_echoes_the_ref_of_any_object_frame(four, frame, code):
     await comm.disconnect()
 
 
+async def test_syncs_have_a_budget_of_their_own(four):
+    """A `sync` reads the database: past a burst of 5 the socket is told `rate_limited`
+    (with the frame's ref) instead of a read, however many frames it may send."""
+    gid, _ = four
+    comm = await connect(f"/ws/games/{gid}/")
+    await receive_type(comm, "hello")
+    for n in range(8):
+        await comm.send_json_to({"type": "sync", "after": 0, "ref": f"s{n}"})
+    answers, refused = 0, []
+    while not await comm.receive_nothing(timeout=0.5):
+        frame = await comm.receive_json_from()
+        if frame["type"] == "events":
+            answers += 1
+        elif frame.get("code") == "rate_limited":
+            refused.append(frame["ref"])
+    assert answers == 5 and refused == ["s5", "s6", "s7"]
+    await comm.disconnect()
+
+
 async def test_a_rate_limited_frame_gets_its_ref_back(four):
     gid, _ = four
     comm = await connect(f"/ws/games/{gid}/")
