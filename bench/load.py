@@ -28,6 +28,12 @@ socket and REST call of one game then reaches one server, chosen by game id, as
 docs/scaling.md deploys it.
 
     python bench/load.py --spawn 2 --haproxy 1 --games 50
+
+`--continuous WINDOW` replaces the games started together with slots that create the
+next game over the API as soon as one ends, measured over a window of WINDOW seconds
+(bench/continuous.py): games start and end, and sockets open and close, all the time.
+
+    python bench/load.py --spawn 1 --games 50 --continuous 20
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import itertools
 import json
 import os
 import platform
+import random
 import secrets
 import socket
 import statistics
@@ -65,6 +72,15 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 # -- HTTP helpers (setup only) ------------------------------------------------------------
 
 
+class Refused(RuntimeError):
+    """An HTTP error answer, with its status and `Retry-After` (seconds, or None)."""
+
+    def __init__(self, message: str, status: int, retry_after: float | None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+
 def api(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(f"{base}{path}", data=data, method=method)
@@ -75,11 +91,22 @@ def api(base: str, method: str, path: str, body: Any = None, token: str | None =
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read() or b"null")
     except urllib.error.HTTPError as exc:
-        raise RuntimeError(f"{method} {path}: {exc.code} {exc.read()[:300]!r}") from None
+        retry = exc.headers.get("Retry-After")
+        raise Refused(f"{method} {path}: {exc.code} {exc.read()[:300]!r}", exc.code,
+                      float(retry) if retry and retry.isdigit() else None) from None
 
 
-def register(base: str, name: str) -> str:
+def register(base: str, name: str, attempts: int = 20) -> str:
+    """Sign up as a well-behaved client does: a 503 or 429 with `Retry-After` (a crowd of
+    sign-ups, docs/operations.md) is retried after it, with a little jitter."""
     body = {"username": name, "password": f"pw-{secrets.token_hex(8)}-Bench!"}
+    for _ in range(attempts - 1):
+        try:
+            return str(api(base, "POST", "/api/auth/register/", body)["token"])
+        except Refused as exc:
+            if exc.status not in (429, 503) or exc.retry_after is None:
+                raise
+            time.sleep(exc.retry_after + random.random())
     return str(api(base, "POST", "/api/auth/register/", body)["token"])
 
 
@@ -414,7 +441,17 @@ def main() -> None:
                              "to PREFIX-PID.txt")
     parser.add_argument("--profile-gil", action="store_true",
                         help="with --profile: only samples holding the GIL")
+    parser.add_argument("--continuous", type=float, default=0, metavar="WINDOW",
+                        help="slots that start the next game over the API when one ends; "
+                             "measure a window of WINDOW seconds (bench/continuous.py)")
+    parser.add_argument("--warmup", type=float, default=5,
+                        help="with --continuous: seconds of play before the window opens")
     args = parser.parse_args()
+    play = main_async
+    if args.continuous:
+        import continuous
+
+        play = continuous.main_async
     spawned: list[tuple[str, subprocess.Popen[bytes]]] = []
     if args.spawn:
         log_dir = ROOT / "test-artifacts"
@@ -437,11 +474,11 @@ def main() -> None:
             ports = Ports(*(int(p) for p in (args.ports or "9150-9199").split("-")))
             sockets = args.games * (4 + args.spectators)
             with proxies(args.haproxy, bases, ports, -(-sockets // args.haproxy)) as started:
-                report = asyncio.run(main_async(args, [b for b, _ in started], pids))
+                report = asyncio.run(play(args, [b for b, _ in started], pids))
             report["haproxy"] = f"{args.haproxy} x deploy/haproxy.cfg"
             report["servers"] = len(pids)
         else:
-            report = asyncio.run(main_async(args, bases, pids))
+            report = asyncio.run(play(args, bases, pids))
     finally:
         stop_all([proc for _, proc in spawned], 10)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,

@@ -1,0 +1,168 @@
+"""The continuous workload of bench/load.py (`--continuous`): a busy evening, not the
+steady middle of games started together.
+
+G match slots, each with its own 4 players (signed up over the API beforehand) and S
+spectators. A slot creates a game over the API (create + 3 joins), opens its 4 + S
+sockets, waits for every `hello`, plays a recorded game to its end, closes its sockets and
+at once starts the next game. So games start and end, and sockets open and close, all
+through the measured window, as on a real site.
+
+After `--warmup` seconds the window opens for `--continuous` seconds: it counts every
+move whose event reached every socket of its game inside the window (moves/s, latency
+from the sender's send until the last socket has it), every game started and finished
+in it (a start: from the create request until every socket has its `hello`), errors,
+and the server processes' CPU over the window. Loopback only, bounded by --duration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import secrets
+import statistics
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import load
+from load import (
+    RECORDED,
+    GameRun,
+    api,
+    connection,
+    cpu_seconds,
+    pids_named,
+    process_usage,
+    register,
+    server_pids,
+)
+
+
+@dataclass
+class WindowRun(GameRun):
+    """A game whose move latencies count only inside the window: [opens, closes], one
+    list shared by every game and set when the window opens."""
+
+    window: list[float] = field(default_factory=lambda: [float("inf"), float("inf")])
+
+    def received(self, ply: int, now: float) -> None:
+        count = self.seen.get(ply, 0) + 1
+        self.seen[ply] = count
+        if count == self.connections:
+            if self.window[0] <= now <= self.window[1]:
+                self.latencies.append(now - self.sent_at[ply])
+            if ply == len(self.actions):
+                self.done.set()
+
+
+@dataclass
+class Tally:
+    runs: list[WindowRun] = field(default_factory=list)
+    starts: list[tuple[float, float]] = field(default_factory=list)  # (ready at, took)
+    finished: list[float] = field(default_factory=list)  # when each game ended
+    errors: list[str] = field(default_factory=list)
+
+
+async def _slot(n: int, base: str, ws_bases: list[str], tokens: list[str],
+                games: list[dict[str, Any]], args: argparse.Namespace, window: list[float],
+                stop: asyncio.Event, tally: Tally, pool: ThreadPoolExecutor) -> None:
+    loop = asyncio.get_running_loop()
+    ws_base = ws_bases[n % len(ws_bases)]
+    played = n
+    while not stop.is_set():
+        record = games[played % len(games)]
+        played += args.games
+        began = time.perf_counter()
+        try:
+            game = await loop.run_in_executor(pool, api, base, "POST", "/api/games/",
+                                              {"kind": "bloqueio"}, tokens[0])
+            for token in tokens[1:]:
+                await loop.run_in_executor(pool, api, base, "POST",
+                                           f"/api/games/{game['id']}/join/", {}, token)
+        except Exception as exc:
+            tally.errors.append(f"set-up: {exc}")
+            await asyncio.sleep(1)
+            continue
+        run = WindowRun(int(game["id"]), record["actions"], 4 + args.spectators,
+                        window=window)
+        opened = [asyncio.Event() for _ in range(run.connections)]
+        tasks = [asyncio.create_task(connection(run, ws_base, token, stop, event))
+                 for token, event in zip([*tokens, *([None] * args.spectators)], opened,
+                                         strict=True)]
+        try:
+            await asyncio.wait_for(asyncio.gather(*(e.wait() for e in opened)), 60)
+        except TimeoutError:
+            tally.errors.append(f"game {run.game_id}: not every socket got its hello")
+        tally.starts.append((time.perf_counter(), time.perf_counter() - began))
+        done = asyncio.create_task(run.done.wait())
+        stopped = asyncio.create_task(stop.wait())
+        await asyncio.wait({done, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        done.cancel()
+        stopped.cancel()
+        if run.done.is_set():
+            tally.finished.append(time.perf_counter())
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        tally.errors += run.errors + [repr(r) for r in results if isinstance(r, BaseException)]
+        tally.runs.append(run)
+
+
+async def main_async(args: argparse.Namespace, bases: list[str],
+                     pids: list[int] | None = None) -> dict[str, Any]:
+    games = [json.loads(line) for line in RECORDED.read_text().splitlines() if line.strip()]
+    base0 = bases[0]
+    loop = asyncio.get_running_loop()
+    tag = secrets.token_hex(3)
+    print(f"signing up {4 * args.games} players ...", flush=True)
+    with ThreadPoolExecutor(max(args.setup_concurrency, args.games)) as pool:
+        tokens = await asyncio.gather(*[
+            loop.run_in_executor(pool, register, base0, f"c{tag}g{g}s{s}")
+            for g in range(args.games) for s in range(4)])
+        seats = [list(tokens[4 * g:4 * g + 4]) for g in range(args.games)]
+        ws_bases = [b.replace("http://", "ws://") for b in bases]
+        window = [float("inf"), float("inf")]  # set when the window opens
+        stop = asyncio.Event()
+        tally = Tally()
+        load.ready.set()  # the connections act as soon as they have their hello
+        slots = [asyncio.create_task(_slot(n, bases[n % len(bases)], ws_bases, seats[n],
+                                           games, args, window, stop, tally, pool))
+                 for n in range(args.games)]
+        print(f"{args.games} slots playing; window opens in {args.warmup} s", flush=True)
+        await asyncio.sleep(args.warmup)
+        pids = pids or server_pids()
+        cpu0 = {pid: cpu_seconds(pid) for pid in pids}
+        services0 = {pid: cpu_seconds(pid) for pid in pids_named("postgres", "redis-server")}
+        window[:] = [time.perf_counter(), time.perf_counter() + args.continuous]
+        await asyncio.sleep(args.continuous)
+        cpu, rss = process_usage(cpu0)
+        services_cpu = sum(process_usage(services0)[0].values())
+        stop.set()
+        await asyncio.wait_for(asyncio.gather(*slots, return_exceptions=True), 30)
+    opens, closes = window
+    latencies = sorted(x for r in tally.runs for x in r.latencies)
+    starts = sorted(took for at, took in tally.starts if opens <= at <= closes)
+    moves = len(latencies)
+
+    def pct(values: list[float], p: float) -> float | None:
+        return round(values[min(len(values) - 1, int(p * len(values)))] * 1000, 2) \
+            if values else None
+
+    return {
+        "mode": "continuous", "slots": args.games, "spectators": args.spectators,
+        "servers": len(bases), "window_s": args.continuous, "moves": moves,
+        "moves_per_s": round(moves / args.continuous, 1),
+        "p50_ms": pct(latencies, 0.50), "p95_ms": pct(latencies, 0.95),
+        "p99_ms": pct(latencies, 0.99),
+        "max_ms": round(latencies[-1] * 1000, 2) if latencies else None,
+        "mean_ms": round(statistics.fmean(latencies) * 1000, 2) if latencies else None,
+        "games_started": len(starts),
+        "games_finished": sum(opens <= at <= closes for at in tally.finished),
+        "start_p50_ms": pct(starts, 0.50), "start_p99_ms": pct(starts, 0.99),
+        "errors": len(tally.errors), "error_samples": tally.errors[:5],
+        "server_cpu_s": round(sum(cpu.values()), 2),
+        "server_cpu_ms_per_move": round(1000 * sum(cpu.values()) / moves, 2) if moves else None,
+        "postgres_redis_cpu_s": round(services_cpu, 2),
+        "server_peak_rss_mib": [round(v, 1) for v in rss.values()],
+    }
+
