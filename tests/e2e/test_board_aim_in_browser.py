@@ -141,3 +141,31 @@ def test_a_double_click_on_a_legal_cell_plays_once_and_refuses_nothing(server: A
         assert page.errors == []
 
     run_in_browser(server, scenario)
+
+
+def test_blokus_words_about_the_ghost_follow_its_mark(server: Any) -> None:
+    """Blokus Duo said "does not fit here" beside a ghost marked ✓ on the start point:
+    the words were about where the ghost had been before the mouse moved it."""
+    from tests.e2e.test_blokus_in_browser import grip, key, legal, two_player_game
+
+    game_id = two_player_game("blokus_duo")
+
+    def scenario(new_page: Any) -> None:
+        page = new_page(**DESKTOP)
+        login(page, "alice")
+        page.goto(f"/games/{game_id}/")
+        page.wait_for_selector('#board svg.board[data-status="active"]')
+        page.wait_for_function("() => document.getElementById('status-line').textContent.includes('Your turn')")
+        first = legal(page, game_id)[0]
+        page.click(f'.bk-piece[data-piece="{first["piece"]}"]')
+        page.wait_for_selector('#board .ghost[data-ok="true"]', state="attached")
+        for name in ["ArrowUp"] * 7 + ["ArrowRight"] * 7:  # far from the start point
+            page.keyboard.press(name)
+        page.wait_for_function("() => document.getElementById('status-msg').textContent.includes('does not fit')")
+        page.mouse.move(*center(page, *grip(first["cells"])))
+        page.wait_for_selector(f'#board .ghost[data-cells="{key(first["cells"])}"][data-ok="true"]', state="attached")
+        said = page.inner_text("#status-msg")
+        assert "does not fit" not in said and "fits" in said
+        assert page.errors == []
+
+    run_in_browser(server, scenario)
