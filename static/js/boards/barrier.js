@@ -103,7 +103,7 @@ class BarrierView {
     this.modeButton.addEventListener("click", () => this.setBarrierMode(!this.board.barrierMode));
     const tools = document.createElement("div");
     tools.className = "toolbar board-tools";
-    tools.append(this.modeButton);
+    tools.append(this.modeButton, this.board.magnifier.button);
     if (seat !== null && seat !== undefined) {
       // Where you are going, in words (the board is turned: your goal is the far side).
       const me = spec.seats[seat];

@@ -160,7 +160,7 @@ class BlokusBoard {
     this.drawScores(state);
     const mover = state.colour !== null && state.colour !== undefined ? this.colourOf(state.colour) : null;
     this.turnHint = this.myTurn && mover
-      ? `Your turn: place a ${capital(mover.name)} piece${this.mine.length > 1 ? ` (you play ${this.mine.map((c) => capital(this.colourOf(c).name)).join(" and ")})` : ""}. Pick one below; ${this.touch ? "Rotate and Flip turn it" : "R rotates, F flips"}.`
+      ? `Your turn: place a ${capital(mover.name)} piece${this.mine.length > 1 ? ` (you play ${this.mine.map((c) => capital(this.colourOf(c).name)).join(" and ")})` : ""}${this.touch ? "; pick one below." : ". Pick one below; R rotates, F flips."}`
       : "";
     if (this.tray) this.tray.render();
     this.drawHints();
@@ -322,9 +322,9 @@ class BlokusBoard {
     const layer = this.layers.ghost;
     const { action, ok } = this.verdict();
     if (!action) { layer.replaceChildren(); this.syncControls(null); this.spoken = null; return; }
-    // words already said about an earlier spot follow the ghost (they must never say
-    // "does not fit" beside a ✓)
-    if (this.spoken && this.spoken !== cellsKey(action.cells)) this.announceGhost();
+    // words already said about an earlier spot or verdict follow the ghost (they must
+    // never say "does not fit" beside a ✓, nor nothing beside a ✕)
+    if (this.spoken && this.spoken !== `${cellsKey(action.cells)}|${ok}`) this.announceGhost();
     const { cell } = this.L;
     const col = this.colourOf(this.state.colour);
     const stroke = ok === false ? BAD : ok ? OK : col.text;
@@ -404,7 +404,7 @@ class BlokusBoard {
   announceGhost() {
     const { action, ok } = this.verdict();
     if (!action) return;
-    this.spoken = cellsKey(action.cells);
+    this.spoken = `${cellsKey(action.cells)}|${ok}`;
     this.say(`${formatAction(action)}${ok === false ? ": does not fit here" : ok ? ": fits, place it" : ""}`);
   }
 

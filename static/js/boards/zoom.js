@@ -3,7 +3,7 @@
 // touch screen, when its squares measure under MIN_PX, a tap magnifies the part around
 // it (the SVG's viewBox narrows, so the board keeps its place and size on the page) until
 // squares measure TARGET_PX, and the next tap there is the move. "Whole board" (or a
-// played move) shows all of it again. Pointer mapping goes through getScreenCTM, so every
+// played move) shows all of it again; the board module puts that button among its tools. Pointer mapping goes through getScreenCTM, so every
 // board's hit test reads the magnified view unchanged.
 
 export const MIN_PX = 40;
@@ -19,7 +19,7 @@ export class Magnifier {
     this.button = document.createElement("button");
     Object.assign(this.button, { type: "button", className: "btn small zoom-out", textContent: "Whole board", hidden: true });
     this.button.addEventListener("click", () => this.reset());
-    el.after(this.button);
+    // the board's page puts the button among its tools (beside the board, never over it)
   }
 
   // A square's side on screen, in CSS pixels, in the view shown now.
