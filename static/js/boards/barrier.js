@@ -8,6 +8,7 @@
 
 import { Board, barrierKey, key, rotationFor } from "./barrier-board.js";
 import { cellName, cellsInWords } from "./cells.js";
+import { isTouch } from "./dom.js";
 
 export { barrierKey, Board, rotationFor };
 
@@ -73,7 +74,7 @@ class BarrierView {
     this.spec = spec;
     this.handlers = {};
     this.check = async () => ({ ok: true, reason: null });
-    this.touch = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+    this.touch = isTouch();
     this.turnHint = this.touch ? "Your turn: tap a highlighted cell, or a groove for a barrier."
       : "Your turn: click a highlighted cell, or a groove for a barrier.";
     this.state = null;

@@ -13,7 +13,7 @@
 
 import { cellName, cellsKey, colourScore, formatAction, mirror, normalise, sortCells, turnCW } from "./blokus-pieces.js";
 import { Tray, html } from "./blokus-tray.js";
-import { keep, svg } from "./dom.js";
+import { isTouch, keep, svg } from "./dom.js";
 import { cellsInWords } from "./cells.js";
 import { drawHints, drawSuggestion } from "./blokus-hints.js";
 import { Magnifier } from "./zoom.js";
@@ -66,7 +66,7 @@ class BlokusBoard {
     this.pick = null; // {piece, orient}
     this.at = null; // the ghost's handle square
     this.hints = false;
-    this.touch = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+    this.touch = isTouch();
     this.pieceIndex = Object.fromEntries(spec.pieces.map((p, i) => [p.name, i]));
     this.orientIndex = spec.pieces.map((p) => new Map(p.orientations.map((o, i) => [cellsKey(o), i])));
 

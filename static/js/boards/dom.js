@@ -23,3 +23,6 @@ export function keep(layer, wanted) {
   const same = nodes.length === layer.children.length && nodes.every((n, i) => layer.children[i] === n);
   if (!same) layer.replaceChildren(...nodes);
 }
+
+// A touch screen (a finger, no hover): boards say "tap" there and show no keyboard hints.
+export const isTouch = () => typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
