@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from accounts.models import User
 from games import engine, services
 from games.models import Game
 from tests.e2e.conftest import run_in_browser
@@ -40,12 +41,24 @@ SCREEN = """([y, x]) => {
 }"""
 
 
-def four_seat_game() -> tuple[int, list[Any]]:
-    players = [user(name) for name in ("alice", "bob", "carol", "dave")]
-    game = services.create_game(user=players[0], kind="bloqueio")
+def game_of(kind: str, names: tuple[str, ...]) -> int:
+    """A started game of `kind`, one seat per name, in order."""
+    players = [user(name) for name in names]
+    game = services.create_game(user=players[0], kind=kind)
     for other in players[1:]:
         services.join_game(game_id=game.pk, user=other)
-    return game.pk, players
+    return game.pk
+
+
+def four_seat_game() -> tuple[int, list[Any]]:
+    names = ("alice", "bob", "carol", "dave")
+    game_id = game_of("bloqueio", names)
+    return game_id, [User.objects.get(username=name) for name in names]
+
+
+def says(page: Any, node_id: str, text: str) -> None:
+    page.wait_for_function("([i, t]) => document.getElementById(i).textContent.includes(t)",
+                           arg=[node_id, text])
 
 
 def board_top(page: Any) -> float:
@@ -70,7 +83,9 @@ def aim(page: Any, point: tuple[float, float]) -> tuple[Any, Any]:
     return previewed, sent
 
 
-def test_preview_is_what_is_placed_at_groove_middles_and_crossings_on_every_rotation(server: Any) -> None:
+def test_preview_is_what_is_placed_at_groove_middles_and_crossings_on_every_rotation(
+    server: Any,
+) -> None:
     game_id, players = four_seat_game()
     # display points (rows, cols of lines and cells) well inside the 11x11 board: a
     # groove's exact middle on a row line, on a column line, and line crossings
@@ -91,7 +106,7 @@ def test_preview_is_what_is_placed_at_groove_middles_and_crossings_on_every_rota
             for point in points:
                 previewed, sent = aim(page, point)
                 assert sent is not None, f"seat {seat}: {point} played a move, not a barrier"
-                assert previewed == sent, f"seat {seat} at {point}: previewed {previewed}, placed {sent}"
+                assert previewed == sent, f"seat {seat} at {point}: {previewed} != {sent}"
                 # the notices ("Click to place…", "You are offline…") never move the board
                 assert board_top(page) == top
             assert page.errors == []
@@ -119,12 +134,15 @@ def test_a_double_click_on_a_legal_cell_plays_once_and_refuses_nothing(server: A
           const real = window.bloqueioSocket.send.bind(window.bloqueioSocket);
           window.bloqueioSocket.send = (f) => { window.sentFrames.push(f); return real(f); };
         }""")
-        cell = page.eval_on_selector("#board rect.cell.legal", "e => [+e.dataset.row, +e.dataset.col]")
+        cell = page.eval_on_selector("#board rect.cell.legal",
+                                     "e => [+e.dataset.row, +e.dataset.col]")
         x, y = center(page, *cell)
         # both clicks of a fast double-click reach the board before the server answers
         page.evaluate("""([x, y]) => {
           const svg = document.querySelector('#board svg.board');
-          for (let i = 0; i < 2; i++) svg.dispatchEvent(new MouseEvent('click', { clientX: x, clientY: y, bubbles: true, detail: i + 1 }));
+          for (let i = 0; i < 2; i++) {
+            svg.dispatchEvent(new MouseEvent('click', { clientX: x, clientY: y, bubbles: true }));
+          }
         }""", [x, y])
         wait_ply(page, 1)
         # after one more round trip, a refusal of a second frame would have arrived
@@ -155,15 +173,16 @@ def test_blokus_words_about_the_ghost_follow_its_mark(server: Any) -> None:
         login(page, "alice")
         page.goto(f"/games/{game_id}/")
         page.wait_for_selector('#board svg.board[data-status="active"]')
-        page.wait_for_function("() => document.getElementById('status-line').textContent.includes('Your turn')")
+        says(page, "status-line", "Your turn")
         first = legal(page, game_id)[0]
         page.click(f'.bk-piece[data-piece="{first["piece"]}"]')
         page.wait_for_selector('#board .ghost[data-ok="true"]', state="attached")
         for name in ["ArrowUp"] * 7 + ["ArrowRight"] * 7:  # far from the start point
             page.keyboard.press(name)
-        page.wait_for_function("() => document.getElementById('status-msg').textContent.includes('does not fit')")
+        says(page, "status-msg", "does not fit")
         page.mouse.move(*center(page, *grip(first["cells"])))
-        page.wait_for_selector(f'#board .ghost[data-cells="{key(first["cells"])}"][data-ok="true"]', state="attached")
+        page.wait_for_selector(f'#board .ghost[data-cells="{key(first["cells"])}"][data-ok="true"]',
+                               state="attached")
         said = page.inner_text("#status-msg")
         assert "does not fit" not in said and "fits" in said
         assert page.errors == []

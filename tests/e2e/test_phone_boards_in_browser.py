@@ -13,20 +13,12 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import run_in_browser, shot
-from tests.e2e.test_blockade_in_browser import PHONE, login, user, wait_ply
+from tests.e2e.test_blockade_in_browser import PHONE, login, wait_ply
+from tests.e2e.test_board_aim_in_browser import SCREEN, game_of, says
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 KEYBOARD_WORDS = ("R rotates", "F flips", "Arrow keys", "Enter places", "click")
-
-SCREEN = """([y, x]) => {
-  const svg = document.querySelector('#board svg.board');
-  const L = JSON.parse(document.getElementById('game-data').textContent).spec.layout;
-  const p = svg.createSVGPoint();
-  p.x = L.margin + x * L.cell; p.y = L.margin + y * L.cell;
-  const q = p.matrixTransform(svg.getScreenCTM());
-  return [q.x, q.y];
-}"""
 
 # A square's side on screen, in CSS pixels, as the board shows it now.
 SQUARE_PX = """() => {
@@ -36,23 +28,15 @@ SQUARE_PX = """() => {
 }"""
 
 
-def game_of(kind: str, names: tuple[str, ...]) -> int:
-    from games import services
-
-    players = [user(name) for name in names]
-    game = services.create_game(user=players[0], kind=kind)
-    for other in players[1:]:
-        services.join_game(game_id=game.pk, user=other)
-    return game.pk
-
-
 def no_keyboard_words(page: Any) -> None:
     text = page.inner_text(".board-status") + page.inner_text("#board-wrap")
     for words in KEYBOARD_WORDS:
         assert words not in text, f"{words!r} on a touch screen"
 
 
-def test_bloqueio_magnifies_small_squares_and_a_finger_near_a_groove_means_the_groove(server: Any) -> None:
+def test_bloqueio_magnifies_small_squares_and_a_finger_near_a_groove_means_the_groove(
+    server: Any,
+) -> None:
     game_id = game_of("bloqueio", ("alice", "bob", "carol", "dave"))
 
     def scenario(new_page: Any) -> None:
@@ -100,12 +84,12 @@ def test_blokus_board_and_tray_fit_one_screen_and_a_tap_magnifies(server: Any, k
         login(page, "alice")
         page.goto(f"/games/{game_id}/")
         page.wait_for_selector('#board svg.board[data-status="active"]')
-        page.wait_for_function("() => document.getElementById('status-line').textContent.includes('Your turn')")
+        says(page, "status-line", "Your turn")
         no_keyboard_words(page)
         shot(page, f"phone-{kind}-start", full_page=True)
         board = page.locator("#board svg.board").bounding_box()
         tray = page.locator("#board .bk-pieces").bounding_box()
-        assert tray["y"] + tray["height"] - board["y"] <= 844, "the tray and the board need two screens"
+        assert tray["y"] + tray["height"] - board["y"] <= 844, "board and tray need two screens"
         assert tray["y"] + tray["height"] <= 844, "the tray starts below the screen"
         piece = page.locator(".bk-piece:not(.used)").first
         piece.tap()
