@@ -18,7 +18,7 @@ from accounts.models import User
 from games import engine, services
 from games.models import Game
 from tests.e2e.conftest import run_in_browser
-from tests.e2e.test_blockade_in_browser import DESKTOP, center, login, user, wait_ply
+from tests.e2e.test_blockade_in_browser import DESKTOP, center, login, open_game, user, wait_ply
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -169,10 +169,7 @@ def test_blokus_words_about_the_ghost_follow_its_mark(server: Any) -> None:
     game_id = two_player_game("blokus_duo")
 
     def scenario(new_page: Any) -> None:
-        page = new_page(**DESKTOP)
-        login(page, "alice")
-        page.goto(f"/games/{game_id}/")
-        page.wait_for_selector('#board svg.board[data-status="active"]')
+        page = open_game(new_page, game_id, "alice", **DESKTOP)
         says(page, "status-line", "Your turn")
         first = legal(page, game_id)[0]
         page.click(f'.bk-piece[data-piece="{first["piece"]}"]')

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import run_in_browser, shot
-from tests.e2e.test_blockade_in_browser import PHONE, login, wait_ply
+from tests.e2e.test_blockade_in_browser import PHONE, login, open_game, wait_ply
 from tests.e2e.test_board_aim_in_browser import SCREEN, game_of, says
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -80,10 +80,7 @@ def test_blokus_board_and_tray_fit_one_screen_and_a_tap_magnifies(server: Any, k
     game_id = game_of(kind, ("alice", "bob"))
 
     def scenario(new_page: Any) -> None:
-        page = new_page(**PHONE)
-        login(page, "alice")
-        page.goto(f"/games/{game_id}/")
-        page.wait_for_selector('#board svg.board[data-status="active"]')
+        page = open_game(new_page, game_id, "alice", **PHONE)
         says(page, "status-line", "Your turn")
         no_keyboard_words(page)
         shot(page, f"phone-{kind}-start", full_page=True)

@@ -6,7 +6,7 @@
 // is what is placed, on every rotation.
 
 import { cellName } from "./cells.js";
-import { keep, svg } from "./dom.js";
+import { edgeLabels, keep, svg } from "./dom.js";
 import { Magnifier } from "./zoom.js";
 
 const GROOVE = 0.2; // how close to a line (in cells) a pointer must be to mean a groove
@@ -87,16 +87,7 @@ export class Board {
   // -- drawing -----------------------------------------------------------------------------
   drawStatic() {
     const { cell, margin, inset } = this.L;
-    const letters = (c) => String.fromCharCode(97 + c);
-    for (let d = 0; d < this.n; d++) {
-      const top = this.displayToCell([0, d]);
-      const left = this.displayToCell([d, 0]);
-      const colLabel = this.k % 2 === 0 ? letters(top[1]) : String(top[0]);
-      const rowLabel = this.k % 2 === 0 ? String(left[0]) : letters(left[1]);
-      const mid = margin + d * cell + cell / 2;
-      this.cellsLayer.append(svg("text", { x: mid, y: margin - 7, "text-anchor": "middle", "font-size": 11, fill: "#475569", class: "label" }, colLabel));
-      this.cellsLayer.append(svg("text", { x: margin - 6, y: mid + 4, "text-anchor": "end", "font-size": 11, fill: "#475569", class: "label" }, rowLabel));
-    }
+    edgeLabels(this.cellsLayer, this, "#475569");
     this.cellNodes = new Map();
     for (let r = 0; r < this.n; r++) {
       for (let c = 0; c < this.n; c++) {

@@ -13,7 +13,7 @@
 
 import { cellName, cellsKey, colourScore, formatAction, mirror, normalise, sortCells, turnCW } from "./blokus-pieces.js";
 import { Tray, html } from "./blokus-tray.js";
-import { isTouch, keep, svg } from "./dom.js";
+import { edgeLabels, isTouch, keep, svg } from "./dom.js";
 import { cellsInWords } from "./cells.js";
 import { drawHints, drawSuggestion } from "./blokus-hints.js";
 import { Magnifier } from "./zoom.js";
@@ -125,18 +125,9 @@ class BlokusBoard {
   colourOf(i) { return this.spec.colours[i]; }
 
   drawStatic() {
-    const { cell, margin, gap } = this.L;
-    const letters = (c) => String.fromCharCode(97 + c);
+    const { cell, gap } = this.L;
     const layer = this.layers.cells;
-    for (let d = 0; d < this.n; d++) {
-      const top = this.displayToCell([0, d]);
-      const left = this.displayToCell([d, 0]);
-      const colLabel = this.k % 2 === 0 ? letters(top[1]) : String(top[0]);
-      const rowLabel = this.k % 2 === 0 ? String(left[0]) : letters(left[1]);
-      const mid = margin + d * cell + cell / 2;
-      layer.append(svg("text", { x: mid, y: margin - 7, "text-anchor": "middle", "font-size": 11, fill: this.L.label, class: "label" }, colLabel));
-      layer.append(svg("text", { x: margin - 5, y: mid + 4, "text-anchor": "end", "font-size": 11, fill: this.L.label, class: "label" }, rowLabel));
-    }
+    edgeLabels(layer, this, this.L.label, 5);
     this.cellNodes = new Map();
     for (let r = 0; r < this.n; r++) {
       for (let c = 0; c < this.n; c++) {
