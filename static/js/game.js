@@ -21,6 +21,9 @@ let legal = { ply: -1, actions: [] };
 let clocksAt = performance.now();
 let clocks = clockBase(game.clocks);
 const reasons = new Map(); // "ply|action" -> reason, so hovering never asks twice
+// The action sent for a position, until the server refuses it: a second click on it (a
+// double-click, a tap that bounced) is ignored quietly rather than sent again and refused.
+let sent = null; // {ply, key}
 
 const $ = (id) => document.getElementById(id);
 const msg = $("status-msg");
@@ -198,15 +201,18 @@ function notPlayingReason() {
 
 // An action the board (or the notation box) made: sent as it is; the server decides.
 function tryAction(action) {
+  const k = canonical(action);
+  if (sent && (sent.ply === game.ply || (sent.key === k && !myTurn()))) return;
   const blocked = notPlayingReason();
   if (blocked) { say(blocked, "warn"); return; }
-  send({ type: "action", action, ply: game.ply, ref: `${game.ply}-${family.formatAction(action, mySeat)}` });
+  if (send({ type: "action", action, ply: game.ply, ref: `${game.ply}-${family.formatAction(action, mySeat)}` })) sent = { ply: game.ply, key: k };
 }
 
 function send(frame) {
   board.cancel();
-  if (!socket.send(frame)) say("You are offline; the move was not sent. Reconnecting…", "error");
-  else say(frame.type === "resign" ? "Resigning…" : `Sent ${family.formatAction(frame.action, mySeat)}…`);
+  if (!socket.send(frame)) { say("You are offline; the move was not sent. Reconnecting…", "error"); return false; }
+  say(frame.type === "resign" ? "Resigning…" : `Sent ${family.formatAction(frame.action, mySeat)}…`);
+  return true;
 }
 
 // -- socket -------------------------------------------------------------------------------
@@ -227,6 +233,7 @@ const isChat = (f) => typeof f.ref === "string" && f.ref.startsWith("chat-");
 
 const socket = new GameSocket(game.id, game.ply, {
   hello(you, g) {
+    sent = null; // a new connection: a frame in flight was either applied or lost
     if (you.seat !== mySeat) { mySeat = you.seat; buildBoard(); }
     takeGame(g);
     render();
@@ -259,6 +266,7 @@ const socket = new GameSocket(game.id, game.ply, {
   chatAfter: () => chat.lastId,
   error(f) {
     if (isChat(f)) { chat.error(f); return; }
+    sent = null; // refused: the player may try again
     const text = f.code === "stale_ply" ? "The position changed before your move arrived; look again." : f.detail;
     say(`Move refused: ${text}`, "error");
     if (f.code === "stale_ply") socket.sync();

@@ -229,15 +229,18 @@ def four_phones(new_page):
     # Repaints keep what did not change: green's pawn node survives red's move.
     green_pawn = pages[2].locator('#board .pawn[data-seat="2"]').element_handle()
     pages[0].wait_for_selector("#board .legal-dot")
-    x, y = center(pages[0], 2, 5)
-    pages[0].touchscreen.tap(x, y)
+    # 11x11 squares are under 40 px on a phone: a first tap magnifies (boards/zoom.js)
+    pages[0].touchscreen.tap(*center(pages[0], 2, 5))
+    pages[0].wait_for_selector("#board svg.zoomed")
+    pages[0].touchscreen.tap(*center(pages[0], 2, 5))
     wait_ply(pages[0], 1)
     wait_ply(pages[2], 1)
     assert green_pawn.evaluate("el => el.isConnected")
     blue = pages[1]
     blue.wait_for_selector("#board .legal-dot")
-    x, y = groove_point(blue, [4, 7], "V")
-    blue.touchscreen.tap(x, y)
+    blue.touchscreen.tap(*groove_point(blue, [4, 7], "V"))
+    blue.wait_for_selector("#board svg.zoomed")
+    blue.touchscreen.tap(*groove_point(blue, [4, 7], "V"))
     blue.wait_for_selector("#confirm-bar:not([hidden])")
     # Blue's board is turned a quarter: the V barrier h4v lies flat on Blue's screen.
     assert "horizontal barrier at h4v" in blue.inner_text("#confirm-text")

@@ -13,7 +13,7 @@
 // no block and is sent at once.
 
 import { cellName, cellsInWords } from "./cells.js";
-import { keep, svg } from "./dom.js";
+import { isTouch, keep, svg } from "./dom.js";
 
 const RUN = "blockade_run";
 
@@ -412,9 +412,10 @@ class BlockadeView {
     this.seat = seat;
     this.handlers = {};
     this.check = async () => ({ ok: true, reason: null });
+    const act = isTouch() ? "tap" : "click"; // no keyboard words on a touch screen
     this.turnHint = this.run
-      ? "Your turn: click a marked cell to step there, then a cell to block."
-      : `Your turn: click a marked cell to place your ${seat !== null && spec.seats[seat] ? spec.seats[seat].initial : "mark"}.`;
+      ? `Your turn: ${act} a marked cell to step there, then a cell to block.`
+      : `Your turn: ${act} a marked cell to place your ${seat !== null && spec.seats[seat] ? spec.seats[seat].initial : "mark"}.`;
     this.state = null;
     this.last = null;
     this.myTurn = false;
@@ -432,7 +433,7 @@ class BlockadeView {
     container.replaceChildren(boardBox);
     this.board = new Board(boardBox, spec, {
       rotation: rotationFor(spec, seat), interactive,
-      label: interactive ? `${label || spec.title} board, ${who}. ${keys}` : (label || `${spec.title} board`),
+      label: interactive ? `${label || spec.title} board, ${who}.${isTouch() ? "" : ` ${keys}`}` : (label || `${spec.title} board`),
     });
     this.el = this.board.el;
     if (!interactive) return;

@@ -38,7 +38,7 @@ export class Tray {
     this.confirmBtn = html("button", { type: "button", class: "btn small bk-confirm", onclick: () => b.place() }, "✓ Confirm");
     this.cancelBtn = button("bk-cancel", "✕", "Drop the piece (Escape)", () => { b.cancel(); b.say(""); });
     this.controls = html("div", { class: "bk-controls", role: "toolbar", "aria-label": "Piece controls" },
-      this.rotateBtn, this.flipBtn, this.arrows, this.confirmBtn, this.cancelBtn, this.hintBtn);
+      this.rotateBtn, this.flipBtn, this.arrows, this.confirmBtn, this.cancelBtn, this.hintBtn, b.magnifier.button);
     this.heading = html("p", { class: "bk-tray-head" });
     this.list = html("div", { class: "bk-pieces", role: "group", "aria-label": "Pieces" });
     this.el = html("div", { class: "bk-side" }, this.controls, this.heading, this.list);

@@ -13,8 +13,10 @@
 
 import { cellName, cellsKey, colourScore, formatAction, mirror, normalise, sortCells, turnCW } from "./blokus-pieces.js";
 import { Tray, html } from "./blokus-tray.js";
-import { keep, svg } from "./dom.js";
+import { edgeLabels, isTouch, keep, svg } from "./dom.js";
 import { cellsInWords } from "./cells.js";
+import { drawHints, drawSuggestion } from "./blokus-hints.js";
+import { Magnifier } from "./zoom.js";
 
 export { describe, formatAction, notationHelp, notationPlaceholder, parseNotation, seatNotes } from "./blokus-pieces.js";
 
@@ -64,15 +66,14 @@ class BlokusBoard {
     this.pick = null; // {piece, orient}
     this.at = null; // the ghost's handle square
     this.hints = false;
-    this.touch = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+    this.touch = isTouch();
     this.pieceIndex = Object.fromEntries(spec.pieces.map((p, i) => [p.name, i]));
     this.orientIndex = spec.pieces.map((p) => new Map(p.orientations.map((o, i) => [cellsKey(o), i])));
 
     const { cell, margin } = this.L;
     const size = this.n * cell + 2 * margin;
-    const help = interactive
-      ? "Pick a piece below, then point at the board. Arrow keys move the piece, R rotates, F flips, H shows hints, Enter places, Escape drops it."
-      : "";
+    const help = !interactive ? "" : this.touch ? "Pick a piece below, then tap the board; Rotate, Flip and the arrows adjust it, Confirm places it."
+      : "Pick a piece below, then point at the board. Arrow keys move the piece, R rotates, F flips, H shows hints, Enter places, Escape drops it.";
     this.el = svg("svg", {
       viewBox: `0 0 ${size} ${size}`, class: "board blokus", role: interactive ? "application" : "img",
       "aria-label": [label || `${spec.title} board`, help].filter(Boolean).join(". "),
@@ -104,6 +105,7 @@ class BlokusBoard {
     this.root = html("div", { class: `bk bk-${spec.kind}${interactive ? " interactive" : ""}`, "data-kind": spec.kind }, this.scores,
       html("div", { class: "bk-main" }, boardBox));
     if (interactive) {
+      this.magnifier = new Magnifier(this.el, size, cell);
       this.tray = new Tray(this);
       this.root.querySelector(".bk-main").append(this.tray.el);
       this.listen();
@@ -123,18 +125,9 @@ class BlokusBoard {
   colourOf(i) { return this.spec.colours[i]; }
 
   drawStatic() {
-    const { cell, margin, gap } = this.L;
-    const letters = (c) => String.fromCharCode(97 + c);
+    const { cell, gap } = this.L;
     const layer = this.layers.cells;
-    for (let d = 0; d < this.n; d++) {
-      const top = this.displayToCell([0, d]);
-      const left = this.displayToCell([d, 0]);
-      const colLabel = this.k % 2 === 0 ? letters(top[1]) : String(top[0]);
-      const rowLabel = this.k % 2 === 0 ? String(left[0]) : letters(left[1]);
-      const mid = margin + d * cell + cell / 2;
-      layer.append(svg("text", { x: mid, y: margin - 7, "text-anchor": "middle", "font-size": 11, fill: this.L.label, class: "label" }, colLabel));
-      layer.append(svg("text", { x: margin - 5, y: mid + 4, "text-anchor": "end", "font-size": 11, fill: this.L.label, class: "label" }, rowLabel));
-    }
+    edgeLabels(layer, this, this.L.label, 5);
     this.cellNodes = new Map();
     for (let r = 0; r < this.n; r++) {
       for (let c = 0; c < this.n; c++) {
@@ -153,12 +146,12 @@ class BlokusBoard {
     this.state = state;
     this.myTurn = Boolean(myTurn && this.interactive && state.colour !== null && state.colour !== undefined);
     if (legal !== this.legalRef) this.indexLegal(legal);
-    if (positionChanged) this.cancel();
+    if (positionChanged) { this.cancel(); if (this.magnifier) this.magnifier.reset(); }
     this.drawPosition(state, last);
     this.drawScores(state);
     const mover = state.colour !== null && state.colour !== undefined ? this.colourOf(state.colour) : null;
     this.turnHint = this.myTurn && mover
-      ? `Your turn: place a ${capital(mover.name)} piece${this.mine.length > 1 ? ` (you play ${this.mine.map((c) => capital(this.colourOf(c).name)).join(" and ")})` : ""}. Pick one below; R rotates, F flips.`
+      ? `Your turn: place a ${capital(mover.name)} piece${this.mine.length > 1 ? ` (you play ${this.mine.map((c) => capital(this.colourOf(c).name)).join(" and ")})` : ""}${this.touch ? "; pick one below." : ". Pick one below; R rotates, F flips."}`
       : "";
     if (this.tray) this.tray.render();
     this.drawHints();
@@ -309,11 +302,20 @@ class BlokusBoard {
     return this.known ? false : null;
   }
 
+  // The ghost as it stands and whether it fits: the one check behind its mark (✓ ✕ ?),
+  // the words announcing it and Confirm's colour.
+  verdict() {
+    const action = this.myTurn ? this.ghostAction() : null;
+    return { action, ok: action ? this.status(action) : null };
+  }
+
   drawGhost() {
     const layer = this.layers.ghost;
-    const action = this.ghostAction();
-    if (!action || !this.myTurn) { layer.replaceChildren(); this.syncControls(null); return; }
-    const ok = this.status(action);
+    const { action, ok } = this.verdict();
+    if (!action) { layer.replaceChildren(); this.syncControls(null); this.spoken = null; return; }
+    // words already said about an earlier spot or verdict follow the ghost (they must
+    // never say "does not fit" beside a ✓, nor nothing beside a ✕)
+    if (this.spoken && this.spoken !== `${cellsKey(action.cells)}|${ok}`) this.announceGhost();
     const { cell } = this.L;
     const col = this.colourOf(this.state.colour);
     const stroke = ok === false ? BAD : ok ? OK : col.text;
@@ -334,62 +336,9 @@ class BlokusBoard {
 
   syncControls(ok) { if (this.tray) this.tray.syncControls(ok); }
 
-  // A suggested placement (the analysis' best move), drawn until the next call: the
-  // piece's squares in the colour to move, outlined and dashed; null or a pass: nothing.
-  highlight(action) {
-    const layer = this.layers.suggest;
-    layer.replaceChildren();
-    layer.removeAttribute("data-type");
-    if (!action || action.type !== "place" || !Array.isArray(action.cells) || !this.state) return;
-    layer.dataset.type = action.type;
-    const { cell, ink } = this.L;
-    const colour = this.state.colour !== null && this.state.colour !== undefined ? this.colourOf(this.state.colour) : null;
-    const g = svg("g", { class: "suggest", "data-piece": action.piece, "data-cells": cellsKey(action.cells) });
-    g.append(svg("title", {}, `Suggested: ${formatAction(action)}`));
-    for (const p of action.cells) {
-      const [x, y] = this.xy(this.cellToDisplay(p));
-      g.append(svg("rect", { x: x + 1.5, y: y + 1.5, width: cell - 3, height: cell - 3, rx: 3,
-        fill: colour ? colour.colour : ink, "fill-opacity": 0.6 }));
-    }
-    const inside = new Set(action.cells.map(key));
-    g.append(svg("path", { d: this.edges(action.cells, (r, c) => inside.has(key([r, c]))).join(""), fill: "none",
-      stroke: ink, "stroke-width": 3, "stroke-dasharray": "6 4", "stroke-linecap": "round" }));
-    layer.append(g);
-  }
-
-  // -- hints ---------------------------------------------------------------------------------
-  // Every square the picked piece can cover in some legal placement (lighter), and those
-  // it can cover as it is turned now (darker).
-  hintCells(piece) {
-    if (!this.hintCache.has(piece)) {
-      const all = new Set(), byOrient = new Map();
-      const oi = this.orientIndex[this.pieceIndex[piece]];
-      for (const a of this.byPiece.get(piece) || []) {
-        const o = oi.get(cellsKey(normalise(a.cells)));
-        if (!byOrient.has(o)) byOrient.set(o, new Set());
-        for (const p of a.cells) { all.add(key(p)); byOrient.get(o).add(key(p)); }
-      }
-      this.hintCache.set(piece, { all, byOrient });
-    }
-    return this.hintCache.get(piece);
-  }
-
-  drawHints() {
-    const lit = this.hints && this.myTurn && this.pick ? this.hintCells(this.pick.piece) : null;
-    const now = lit ? lit.byOrient.get(this.pick.orient) || new Set() : null;
-    const { cell } = this.L;
-    const dots = [];
-    for (const [k, node] of this.cellNodes) {
-      const on = Boolean(lit && lit.all.has(k)), strong = Boolean(now && now.has(k));
-      node.classList.toggle("hint", on);
-      node.classList.toggle("hint-now", strong);
-      if (!on) continue;
-      const [x, y] = this.xy(this.cellToDisplay(k.split(",").map(Number)));
-      dots.push([`${k}|${strong}`, () => svg("circle", { class: `hint-dot${strong ? " now" : ""}`, cx: x + cell / 2, cy: y + cell / 2, r: strong ? 5.5 : 3 })]);
-    }
-    keep(this.layers.hint, dots);
-    if (this.tray) this.tray.markFits();
-  }
+  // The analysis' best move, and the hints: blokus-hints.js draws them.
+  highlight(action) { drawSuggestion(this, action); }
+  drawHints() { drawHints(this); }
 
   setHints(on) {
     this.hints = on;
@@ -417,7 +366,8 @@ class BlokusBoard {
       this.at = this.state.board[start[0]][start[1]] === null ? [...start] : [Math.floor(this.n / 2), Math.floor(this.n / 2)];
     }
     this.refresh();
-    this.say(`${piece} picked${fits.length ? "" : " (it fits nowhere now)"}: point at the board${this.touch ? " or tap a square" : ""}; R rotates, F flips, ${this.touch ? "Confirm" : "a click or Enter"} places it.`);
+    this.say(`${piece} picked${fits.length ? "" : " (it fits nowhere now)"}: ${this.touch
+      ? "tap a square for it; Rotate and Flip turn it, Confirm places it." : "point at the board; R rotates, F flips, a click or Enter places it."}`);
   }
 
   refresh() { if (this.tray) this.tray.render(); this.drawHints(); this.drawGhost(); }
@@ -443,9 +393,9 @@ class BlokusBoard {
   }
 
   announceGhost() {
-    const action = this.ghostAction();
+    const { action, ok } = this.verdict();
     if (!action) return;
-    const ok = this.status(action);
+    this.spoken = `${cellsKey(action.cells)}|${ok}`;
     this.say(`${formatAction(action)}${ok === false ? ": does not fit here" : ok ? ": fits, place it" : ""}`);
   }
 
@@ -470,6 +420,7 @@ class BlokusBoard {
   cancel() {
     this.pick = null;
     this.at = null;
+    this.spoken = null;
     if (this.state) this.refresh();
   }
 
@@ -506,7 +457,11 @@ class BlokusBoard {
       if (!cell) return;
       if (!this.myTurn) { this.say(this.waitText(), "warn"); return; }
       if (!this.pick) { this.say("Pick a piece from your tray first.", "warn"); return; }
-      if (pointerType === "touch") { this.at = cell; this.drawGhost(); this.announceGhost(); return; }
+      if (pointerType === "touch") {
+        // a tap puts the ghost there; on squares too small for a finger it also magnifies
+        if (this.magnifier.wanted()) this.magnifier.zoomAt(e.clientX, e.clientY);
+        this.at = cell; this.drawGhost(); this.announceGhost(); return;
+      }
       this.at = cell;
       this.drawGhost();
       this.place();
