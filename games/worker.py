@@ -69,6 +69,14 @@ def bots_tick() -> int:
     return computer.tick()
 
 
+@register("abandoned", interval=60)
+def abandoned_tick() -> int:
+    """End computer games whose people left them (games/computer.py, abort_abandoned)."""
+    from games import computer
+
+    return computer.abort_abandoned()
+
+
 def run_due(now: float | None = None) -> list[str]:
     """Run every job whose time has come; a failing job is logged, never fatal.
 
