@@ -57,7 +57,11 @@ def _kinds() -> list[dict[str, Any]]:
     out = []
     for k in engine.KINDS:
         info = engine.get(k).info
-        out.append({"kind": k, "label": kind_label(k), "seats": list(seat_styles(k)),
+        label = kind_label(k)
+        # "Bloqueio (2 players)" already says how many; others get it added for menus.
+        counted = f"{info.seats} player" in label
+        out.append({"kind": k, "label": label, "seats": list(seat_styles(k)),
+                    "menu_label": label if counted else f"{label} ({info.seats} players)",
                     "summary": info.summary, "players": info.seats,
                     "clock": info.clock})
     return out

@@ -44,6 +44,12 @@ def spec(kind: str) -> dict[str, Any]:
     rules: Any = engine.get(kind)  # a blokus family's rules: it has a geometry
     geo = rules.geo
     return {
+        "words": {
+            "notation_help": "A move is piece/orientation@anchor: L5/0@a0 puts L5 as drawn "
+                             "with its box's top-left on a0 (cells are named as on the "
+                             "board's edges, letter then number).",
+            "notation_placeholder": "Type a move: L5/0@a0",
+        },
         "initial_ink": [initial_ink(c["colour"]) for c in seat_styles(kind)],
         "layout": {"cell": CELL, "margin": MARGIN, "gap": GAP, "ink": INK,
                    "empty": EMPTY, "grid": BOARD_BG, "label": LABEL},
