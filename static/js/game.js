@@ -8,6 +8,7 @@
 import { del, el, get, post, readData } from "./api.js";
 import { chip, clockBase, clockNow, formatClock, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
 import { createChat } from "./chat.js";
+import { createHint } from "./hint.js";
 import { GameSocket } from "./socket.js";
 
 const data = readData("game-data");
@@ -53,7 +54,7 @@ function render() {
   board.render(game.state, { legal: mine && legal.ply === game.ply ? legal.actions : [], last: lastAction(), myTurn: mine });
   renderPresence();
   renderMoves($("moves"), rows, spec, { link: (ply) => `/games/${game.id}/replay/?ply=${ply}` });
-  renderResult($("result"), game, spec);
+  renderResult($("result"), game, spec, { moves: rows });
   renderStatus();
   $("resign").hidden = !(game.status === "active" && mySeat !== null && game.state.in_game[mySeat]);
   $("notation-form").hidden = !(game.status === "active" && mySeat !== null && game.state.in_game[mySeat]);
@@ -62,6 +63,7 @@ function render() {
   board.el.dataset.ply = game.ply;
   board.el.dataset.status = game.status;
   chat.setView(game, mySeat);
+  if (hint) hint.update(game, mySeat);
 }
 
 // Who is here: the players list (with clocks and online marks) and the spectator count.
@@ -223,6 +225,7 @@ function takeGame(g) {
 // Chat frames (and the acks and errors of chat frames, by their "chat-" refs) go to the
 // chat panel; it sends through this page's socket.
 const chat = createChat($("chat"), { me: data.me, send: (frame) => socket.send(frame) });
+const hint = $("hint-box") && createHint($("hint-box"), { board: () => board });
 const isChat = (f) => typeof f.ref === "string" && f.ref.startsWith("chat-");
 
 const socket = new GameSocket(game.id, game.ply, {
@@ -272,13 +275,15 @@ window.bloqueioSocket = socket; // tests drop it to check reconnection
 
 // -- page wiring --------------------------------------------------------------------------
 
-$("notation").placeholder = family.notationPlaceholder;
-$("notation-help").textContent = family.notationHelp;
+// The kind's own words (games/boards/<family>.py `words`), else the family module's.
+const notationHelp = (spec.words && spec.words.notation_help) || family.notationHelp;
+$("notation").placeholder = (spec.words && spec.words.notation_placeholder) || family.notationPlaceholder;
+$("notation-help").textContent = notationHelp;
 $("notation-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = $("notation");
   const action = family.parseNotation(input.value, spec);
-  if (!action) { say(`"${input.value}" is not a move (${family.notationHelp})`, "error"); return; }
+  if (!action) { say(`"${input.value}" is not a move (${notationHelp})`, "error"); return; }
   const answer = isKnownLegal(action) ? { ok: true } : await reasonFor(action);
   if (!answer.ok) { say(`You can't play ${family.formatAction(action, mySeat)}: ${answer.reason}.`, "error"); return; }
   input.value = "";
