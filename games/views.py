@@ -68,12 +68,20 @@ def _kinds() -> list[dict[str, Any]]:
 
 
 def _event_rows(game: Game) -> list[dict[str, Any]]:
-    """The game's events with their notation (rules.format_action)."""
+    """The game's events with their notation (rules.format_action) and, where a seat
+    plays several colours (2-player Blokus), the colour that moved: the state's
+    `colour` to move before it (CONTRACT.md), so the move list marks Red's move R,
+    not with its seat's first colour."""
     rules = engine.get(game.kind)
     rows = selectors.events_after(game.pk)
+    several = len(rules.info.colours) > rules.info.seats
+    state = rules.initial() if several else None
     for row in rows:
         event = rules.parse_event(selectors.engine_event(row["action"], row["seat"]))
         row["text"] = rules.format_action(event)
+        if state is not None:
+            row["colour"] = state.to_json().get("colour")
+            state = rules.apply_event(state, event)
     return rows
 
 

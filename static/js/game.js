@@ -17,7 +17,7 @@ const family = await import(`./boards/${spec.family}.js`);
 let game = data.game;
 let mySeat = data.me.seat;
 let presence = game.presence || null;
-const rows = data.events.map((e) => ({ ply: e.ply, seat: e.seat, text: e.text, action: e.action }));
+const rows = data.events.map((e) => ({ ply: e.ply, seat: e.seat, text: e.text, action: e.action, colour: e.colour }));
 let legal = { ply: -1, actions: [] };
 let clocksAt = performance.now();
 let clocks = clockBase(game.clocks);
@@ -236,8 +236,10 @@ const socket = new GameSocket(game.id, game.ply, {
     refreshLegal();
   },
   events(fresh, g) {
-    for (const e of fresh) {
-      rows.push({ ply: e.ply, seat: e.seat, action: e.action, text: family.formatAction(e.action, e.seat) });
+    const colour = game.state.colour; // the colour to move before them (CONTRACT.md), if any
+    for (const [i, e] of fresh.entries()) {
+      rows.push({ ply: e.ply, seat: e.seat, action: e.action, text: family.formatAction(e.action, e.seat),
+        colour: i === 0 && e.seat === game.state.turn ? colour : undefined });
     }
     takeGame(g);
     board.cancel();

@@ -108,11 +108,12 @@ export const moveText = (row) => (row.action && EVENT_WORDS[row.action.type]) ||
 export function renderMoves(list, rows, spec, { current = null, link = null, onPick = null } = {}) {
   const items = rows.map((row) => {
     const text = moveText(row);
+    // The colour that moved where a seat plays several (row.colour), else the seat's.
+    const who = (Number.isInteger(row.colour) && spec.colours && spec.colours[row.colour]) || spec.seats[row.seat];
     const inner = [el("span", { class: "n" }, `${row.ply}.`),
-      el("span", { style: `color:${spec.seats[row.seat] ? spec.seats[row.seat].text : "inherit"}`, "aria-hidden": "true" },
-        spec.seats[row.seat] ? spec.seats[row.seat].initial : ""),
+      el("span", { style: `color:${who ? who.text : "inherit"}`, "aria-hidden": "true", class: "who" }, who ? who.initial : ""),
       el("span", {}, text)];
-    const label = `ply ${row.ply}, ${spec.seats[row.seat] ? spec.seats[row.seat].name : ""} ${text}`;
+    const label = `ply ${row.ply}, ${who ? who.name : ""} ${text}`;
     let body;
     if (onPick) body = el("button", { type: "button", "aria-label": label, onclick: () => onPick(row.ply) }, ...inner);
     else if (link) body = el("a", { href: link(row.ply), "aria-label": label, class: "move-link" }, ...inner);

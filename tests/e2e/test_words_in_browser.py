@@ -137,16 +137,17 @@ def test_lobby_kind_menu_leaderboard_and_a_long_name(server: Any) -> None:
     del casual
 
     def scenario(new_page: Any) -> None:
-        for options in (DESKTOP, PHONE):
+        for options in (PHONE, DESKTOP):
             page = new_page(**options)
             login(page, long_name)
             page.goto("/")
             page.wait_for_selector("#open-games li[data-game]")
             width = page.evaluate("document.documentElement.clientWidth")
             assert page.evaluate("document.documentElement.scrollWidth") <= width
-            header = page.evaluate(
-                "document.querySelector('.site-header').getBoundingClientRect().right")
-            assert header <= width
+            rights = page.evaluate("""() => [...document.querySelectorAll(
+                '.site-header, .site-header .who, #open-games li, #open-games .uname')]
+                .map((e) => [e.className, Math.round(e.getBoundingClientRect().right)])""")
+            assert rights and all(right <= width for _, right in rights), (width, rights)
             labels = page.eval_on_selector_all("#computer-kind option",
                                                "os => os.map(o => o.textContent)")
             twice = [t for t in labels if re.search(r"players\).*players\)", t)]
@@ -158,5 +159,30 @@ def test_lobby_kind_menu_leaderboard_and_a_long_name(server: Any) -> None:
         board.wait_for_selector("#provisional:not([hidden])")
         status = board.inner_text("#lb-status")
         assert "Nobody has played" not in status and "provisional" in status, status
+
+    run_in_browser(server, scenario)
+
+
+def test_two_player_blokus_marks_each_move_with_the_colour_that_moved(server: Any) -> None:
+    game_id, alice, bob = two_player_game("blokus2")
+    rules = engine.get("blokus2")
+    state = rules.initial()
+    for ply in range(3):  # blue (alice), yellow (bob), red (alice)
+        action = rules.legal_actions(state)[0]
+        services.submit_action(game_id=game_id, user=(alice, bob)[ply % 2],
+                               action=action.to_json(), ply=ply)
+        state = rules.apply(state, action)
+
+    def scenario(new_page: Any) -> None:
+        page = open_game(new_page, game_id, "alice")
+        marks = page.eval_on_selector_all("#moves li .who", "els => els.map(e => e.textContent)")
+        assert marks == ["B", "Y", "R"], marks
+        action = rules.legal_actions(state)[0].to_json()  # green, live, from bob's page
+        other = open_game(new_page, game_id, "bob")
+        other.evaluate("(a) => window.bloqueioSocket.send({type: 'action', action: a, ply: 3})",
+                       action)
+        page.wait_for_selector('#moves li[data-ply="4"]')
+        marks = page.eval_on_selector_all("#moves li .who", "els => els.map(e => e.textContent)")
+        assert marks == ["B", "Y", "R", "G"], marks
 
     run_in_browser(server, scenario)
