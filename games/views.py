@@ -21,12 +21,13 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
 from games import bots, engine, selectors, services
-from games.boards import board_css, board_spec, render_svg
+from games.boards import board_css, board_spec, render_svg, rules_figures
 from games.boards.colours import kind_label, seat_styles
 from games.live import presence
 from games.models import Game, Seat, Status
@@ -285,7 +286,11 @@ def rules_page(request: HttpRequest, kind: str) -> HttpResponse:
     """How to play `kind`: the project's own rule text (templates/rules/<kind>.html)."""
     if kind not in engine.KINDS:
         raise Http404(f"No game kind {kind}.")
+    figures = rules_figures(kind)  # SVG we draw from the engine's data: safe markup
     return render(request, "rules/page.html", {
         "kind": kind, "label": kind_label(kind), "info": engine.get(kind).info,
         "rules_template": f"rules/{kind}.html", "kinds": _kinds(),
+        "start_svg": mark_safe(figures["start"]),
+        "pieces": [{"name": p["name"], "svg": mark_safe(p["svg"])}
+                   for p in figures["pieces"]],
     })
