@@ -87,6 +87,8 @@ def test_move_list_result_and_caption_in_words(server: Any) -> None:
     _play(game_id, [alice, bob], "blockade_run", RUN_SCRIPT[:6])
     services.resign(game_id=game_id, user=bob)
     fresh, _, _ = _another_game()
+    timed, _, _ = _another_game("gina", "hank")
+    services.remove_seat(game_id=timed, seat=1, why="timeout")  # as the clock does
 
     def scenario(new_page: Any) -> None:
         for options in (DESKTOP, PHONE):
@@ -113,12 +115,18 @@ def test_move_list_result_and_caption_in_words(server: Any) -> None:
         empty.wait_for_selector("#play-again")
         assert empty.inner_text("#play-again") != "Play again"
         assert "not invited" in empty.inner_text("#result")
+        lost = new_page(**PHONE)
+        lost.goto(f"/games/{timed}/")
+        lost.wait_for_selector('#board svg[data-status="finished"]')
+        result = lost.inner_text("#result h2")
+        assert "ran out of time" in result and "last player" not in result, result
+        _assert_entries_apart(lost)
 
     run_in_browser(server, scenario)
 
 
-def _another_game() -> tuple[int, Any, Any]:
-    alice, bob = user("erin"), user("frank")
+def _another_game(first: str = "erin", second: str = "frank") -> tuple[int, Any, Any]:
+    alice, bob = user(first), user(second)
     game = services.create_game(user=alice, kind="blockade")
     services.join_game(game_id=game.pk, user=bob)
     return game.pk, alice, bob
