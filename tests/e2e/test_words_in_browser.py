@@ -165,6 +165,7 @@ def test_lobby_kind_menu_leaderboard_and_a_long_name(server: Any) -> None:
         board = new_page(**DESKTOP)
         board.goto("/leaderboard/bloqueio2/")
         board.wait_for_selector("#provisional:not([hidden])")
+        board.wait_for_function("document.getElementById('lb-status').textContent !== 'Loading…'")
         status = board.inner_text("#lb-status")
         assert "Nobody has played" not in status and "provisional" in status, status
 
