@@ -14,22 +14,28 @@ PYTEST_ARGS ?=
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
 
-# Reinstall whenever pyproject.toml changes.
+# Reinstall whenever pyproject.toml changes. pip's and setuptools' chatter (warning
+# boxes of the build backend) goes to $(VENV)/install.log, shown only when it fails.
+QUIET_PIP = $(PY) -m pip install -q --disable-pip-version-check
 $(VENV)/.installed-run: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e .
-	touch $@
+	@echo "Installing the dependencies (log: $(VENV)/install.log)"
+	@$(QUIET_PIP) -e . >$(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[test]'
-	touch $@ $(VENV)/.installed-run
+	@echo "Installing the dependencies (log: $(VENV)/install.log)"
+	@$(QUIET_PIP) -e '.[test]' >$(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@touch $@ $(VENV)/.installed-run
 
 # The whole product: the web server (bloqueio_site.serve) and the background worker (clocks, matchmaking), stopped
 # together (Ctrl-C reaches both; if either exits, the other is stopped).
+# Quiet by default: one line to say where the site is, then one line per real event
+# (the worker logs idle ticks only at LOG_LEVEL=DEBUG).
 run: $(VENV)/.installed-run
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py collectstatic --noinput -v 0
+	@$(PY) manage.py migrate --noinput -v 0
+	@$(PY) manage.py collectstatic --noinput -v 0
 	@echo "Bloqueio Online is starting at http://$(HOST):$(PORT)/ with its background worker"
 	@$(PY) manage.py run_worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \

@@ -20,11 +20,11 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import F, IntegerField
+from django.db.models import F, IntegerField, Max, Q
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -149,3 +149,38 @@ def tick(*, budget_s: float = TICK_BUDGET_S) -> int:
         if played == played_before:  # nothing could be played: try again next tick
             break
     return played
+
+
+# -- games the people left -----------------------------------------------------------------
+
+ABANDONED_AFTER = timedelta(minutes=30)
+
+
+def abort_abandoned(*, now: datetime | None = None) -> int:
+    """Abort casual, untimed games with the computer that wait on a person who has not
+    moved for ABANDONED_AFTER; returns how many.
+
+    The computer answers within a second, so such a game stands still only when its
+    people closed the tab: without a clock nothing would ever end it, and it would stay
+    under the lobby's "Live now" for good (docs/bots.md, "When everyone leaves"). A game
+    with a clock ends by itself (the clock flags), and ranked games have no bots.
+    """
+    now = now or timezone.now()
+    since = now - ABANDONED_AFTER
+    stale = (Game.objects.filter(status=Status.ACTIVE, ranked=False, time_control__isnull=True,
+                                 seats__bot=True, started_at__lt=since)
+             .annotate(last_at=Max("events__at"))
+             .filter(Q(last_at__isnull=True) | Q(last_at__lt=since)))
+    aborted = 0
+    for game in stale[:MAX_GAMES_PER_TICK]:
+        turn = game.state.get("turn")
+        waiting_on = Seat.objects.filter(game=game, seat=turn).first()
+        if waiting_on is None or waiting_on.bot:
+            continue  # the computer's turn: bots_tick plays it
+        try:
+            services.abort_game(game_id=game.pk)
+        except GameError:
+            continue  # it moved or ended meanwhile
+        aborted += 1
+        log.info("game %s aborted: its people left it to the computer", game.pk)
+    return aborted

@@ -21,12 +21,13 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
 from games import bots, engine, selectors, services
-from games.boards import board_css, board_spec, render_svg
+from games.boards import board_css, board_spec, render_svg, rules_figures
 from games.boards.colours import kind_label, seat_styles
 from games.live import presence
 from games.models import Game, Seat, Status
@@ -57,19 +58,31 @@ def _kinds() -> list[dict[str, Any]]:
     out = []
     for k in engine.KINDS:
         info = engine.get(k).info
-        out.append({"kind": k, "label": kind_label(k), "seats": list(seat_styles(k)),
+        label = kind_label(k)
+        # "Bloqueio (2 players)" already says how many; others get it added for menus.
+        counted = f"{info.seats} player" in label
+        out.append({"kind": k, "label": label, "seats": list(seat_styles(k)),
+                    "menu_label": label if counted else f"{label} ({info.seats} players)",
                     "summary": info.summary, "players": info.seats,
                     "clock": info.clock})
     return out
 
 
 def _event_rows(game: Game) -> list[dict[str, Any]]:
-    """The game's events with their notation (rules.format_action)."""
+    """The game's events with their notation (rules.format_action) and, where a seat
+    plays several colours (2-player Blokus), the colour that moved: the state's
+    `colour` to move before it (CONTRACT.md), so the move list marks Red's move R,
+    not with its seat's first colour."""
     rules = engine.get(game.kind)
     rows = selectors.events_after(game.pk)
+    several = len(rules.info.colours) > rules.info.seats
+    state = rules.initial() if several else None
     for row in rows:
         event = rules.parse_event(selectors.engine_event(row["action"], row["seat"]))
         row["text"] = rules.format_action(event)
+        if state is not None:
+            row["colour"] = state.to_json().get("colour")
+            state = rules.apply_event(state, event)
     return rows
 
 
@@ -273,7 +286,11 @@ def rules_page(request: HttpRequest, kind: str) -> HttpResponse:
     """How to play `kind`: the project's own rule text (templates/rules/<kind>.html)."""
     if kind not in engine.KINDS:
         raise Http404(f"No game kind {kind}.")
+    figures = rules_figures(kind)  # SVG we draw from the engine's data: safe markup
     return render(request, "rules/page.html", {
         "kind": kind, "label": kind_label(kind), "info": engine.get(kind).info,
         "rules_template": f"rules/{kind}.html", "kinds": _kinds(),
+        "start_svg": mark_safe(figures["start"]),
+        "pieces": [{"name": p["name"], "svg": mark_safe(p["svg"])}
+                   for p in figures["pieces"]],
     })

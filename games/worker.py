@@ -69,8 +69,20 @@ def bots_tick() -> int:
     return computer.tick()
 
 
+@register("abandoned", interval=60)
+def abandoned_tick() -> int:
+    """End computer games whose people left them (games/computer.py, abort_abandoned)."""
+    from games import computer
+
+    return computer.abort_abandoned()
+
+
 def run_due(now: float | None = None) -> list[str]:
-    """Run every job whose time has come; a failing job is logged, never fatal."""
+    """Run every job whose time has come; a failing job is logged, never fatal.
+
+    A job that did something (a non-zero, non-empty outcome) is one line at INFO; an
+    idle tick ("bots -> 0" four times a second) only at DEBUG, so the console of
+    `make run` shows events, not the heartbeat."""
     now = time.monotonic() if now is None else now
     ran = []
     for job in JOBS:
@@ -79,7 +91,8 @@ def run_due(now: float | None = None) -> list[str]:
         job.next_at = now + job.interval
         try:
             outcome = job.run()
-            log.info("worker: %s -> %s", job.name, outcome)
+            log.log(logging.INFO if outcome else logging.DEBUG, "worker: %s -> %s",
+                    job.name, outcome)
         except Exception:
             log.exception("worker: job %s failed", job.name)
         ran.append(job.name)

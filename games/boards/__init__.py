@@ -7,6 +7,7 @@ same position as a standalone image (`/games/{id}/board.svg`). A family module h
 
     spec(kind) -> dict                                 what its board needs beyond the common spec
     render_svg(kind, spec, state, *, ply, title) -> str
+    piece_figures(kind) -> [{"name", "svg"}]           optional: its pieces, for the rules page
 
 Only this package and the page's board modules know families; everything else asks here.
 """
@@ -60,3 +61,14 @@ def render_svg(kind: str, state: dict[str, Any], *, ply: int | None = None,
     """The position `state` of a `kind` game as a standalone SVG (row 0 at the top)."""
     spec = _spec(kind)
     return FAMILIES[spec["family"]].render_svg(kind, spec, state, ply=ply, title=title)
+
+
+def rules_figures(kind: str) -> dict[str, Any]:
+    """The rules page's drawings, from the engine's own data: the starting position
+    (`start`, an SVG) and, for a family with pieces, each piece (`pieces`)."""
+    spec = _spec(kind)
+    family = FAMILIES[spec["family"]]
+    start = render_svg(kind, engine.get(kind).initial().to_json(),
+                       title=f"{spec['title']}: the starting position")
+    figures = getattr(family, "piece_figures", None)
+    return {"start": start, "pieces": figures(kind) if figures else []}

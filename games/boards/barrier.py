@@ -48,10 +48,25 @@ def spec(kind: str) -> dict[str, Any]:
             elif zones[r][c] == ZONE_INNER and not (lo <= r <= hi and lo <= c <= hi):
                 zones[r][c] = ZONE_CORNER  # a border cell that is nobody's goal
     return {
+        "words": words(grid > geometry.side),
         "grid": grid, "anchor": [geometry.anchor_lo, geometry.anchor_hi],
         "barriers_each": rules.barriers_each, "seats": seats, "zones": zones,
         "layout": {"cell": CELL, "margin": MARGIN, "inset": INSET, "wall": WALL,
                    "pawn": PAWN_R, "ink": INK},
+    }
+
+
+def words(zones_on_board: bool) -> dict[str, str]:
+    """The family's words for a board: Bloqueio (goal zones on the board, cells marked
+    with a seat's initial) places barriers; Quoridor (goal bands outside) places walls.
+    `notation_help` names cells "as on the board's edges", true on every rotation."""
+    wall = "barrier" if zones_on_board else "wall"
+    return {
+        "wall": wall, "walls": f"{wall}s",
+        "notation_help": "Cells are named as on the board's edges, letter then number (f2); "
+                         f"a {wall} by the earliest letter and lowest number of the four "
+                         "cells it touches, then h or v (e3h).",
+        "notation_placeholder": "Type a move: f2, e3h",
     }
 
 

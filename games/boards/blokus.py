@@ -44,6 +44,12 @@ def spec(kind: str) -> dict[str, Any]:
     rules: Any = engine.get(kind)  # a blokus family's rules: it has a geometry
     geo = rules.geo
     return {
+        "words": {
+            "notation_help": "A move is piece/orientation@anchor: L5/0@a0 puts L5 as drawn "
+                             "with its box's top-left on a0 (cells are named as on the "
+                             "board's edges, letter then number).",
+            "notation_placeholder": "Type a move: L5/0@a0",
+        },
         "initial_ink": [initial_ink(c["colour"]) for c in seat_styles(kind)],
         "layout": {"cell": CELL, "margin": MARGIN, "gap": GAP, "ink": INK,
                    "empty": EMPTY, "grid": BOARD_BG, "label": LABEL},
@@ -165,3 +171,27 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
                    f'stroke-linecap="square"/>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+PIECE_CELL = 14  # one square of a rules-page piece drawing, in SVG user units
+
+
+def piece_figures(kind: str) -> list[dict[str, str]]:
+    """Every piece as a small SVG from the engine's own shapes (orientation 0, as the
+    notation's `/0`), for the rules page: `[{"name", "svg"}]` in canonical order."""
+    fill = seat_styles(kind)[0]["colour"]
+    out = []
+    for name, shape in zip(pieces.NAMES, pieces.SHAPES, strict=True):
+        rows = 1 + max(r for r, _ in shape)
+        cols = 1 + max(c for _, c in shape)
+        w, h = cols * PIECE_CELL + 2, rows * PIECE_CELL + 2
+        squares = "".join(
+            f'<rect x="{1 + c * PIECE_CELL}" y="{1 + r * PIECE_CELL}" width="{PIECE_CELL}" '
+            f'height="{PIECE_CELL}" fill="{fill}" stroke="{INK}" stroke-width="1"/>'
+            for r, c in shape)
+        out.append({"name": name, "svg": (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" '
+            f'height="{h}" role="img" class="piece" data-piece="{name}" '
+            f'data-squares="{len(shape)}"><title>{escape(name)}: {len(shape)} '
+            f'square{"s" if len(shape) > 1 else ""}</title>{squares}</svg>')})
+    return out

@@ -420,19 +420,21 @@ def _reply(ev: BarrierEvaluator, state: Any) -> Any:
 
 
 def explain(rules: Rules, state: Any, action: Any) -> str:
-    """Why ``action`` is a good idea, in words, for the seat to move."""
+    """Why ``action`` is a good idea, in words that name the seat to move (read by that
+    player as a hint and by anyone in a replay's analysis, so never "you")."""
     me = state.turn
     names = [c.name for c in rules.info.colours]
+    who = names[me]
     if action == PASS:
-        return "passes: there is nothing else you can do"
+        return f"passes: there is nothing else {who} can do"
     after = rules.apply(state, action)
     if isinstance(action, Move):
         before, now = rules.measure(state, me), rules.measure(after, me)
         if after.turn is None and now == 0:
-            return "reaches your goal and wins the game"
+            return f"reaches {who}'s goal and wins the game"
         if before is not None and now is not None and now < before:
-            return f"shortens your path from {before} to {now}"
-        return f"moves your pawn aside; your path stays {now} steps"
+            return f"shortens {who}'s path from {before} to {now}"
+        return f"moves {who}'s pawn aside; its path stays {now} steps"
     best: tuple[int, int, int, int] | None = None  # (gain, -distance, seat, new)
     for s in range(rules.seats):
         if s == me or not state.in_game[s]:
@@ -445,7 +447,7 @@ def explain(rules: Rules, state: Any, action: Any) -> str:
             best = key
     if best is None or best[0] <= 0:
         mine = rules.measure(after, me)
-        return f"places a barrier that changes no path; yours stays {mine} steps"
+        return f"places a barrier that changes no path; {who}'s stays {mine} steps"
     _, neg, s, new = best
     return (
         f"blocks {names[s]}, who is {-neg} steps from goal: their path grows from {-neg} to {new}"

@@ -329,25 +329,26 @@ def explain(rules: Rules, state: Any, action: Any) -> str:
     me = state.turn
     other = 1 - me
     name = rules.info.colours[other].name
+    who = rules.info.colours[me].name  # named, never "you": spectators read it too
     after = rules.apply(state, action)
     if not _is_run(state):
         if after.turn is None:
-            return f"leaves {name} no place to go: you win"
+            return f"leaves {name} no place to go: {who} wins"
         n = rules.legal_actions(after)
         places = "place" if len(n) == 1 else "places"
         return f"leaves {name} {len(n)} {places} to go"
     if after.turn is None:
         return (
-            "reaches your goal row and wins the game"
+            f"reaches {who}'s goal row and wins the game"
             if action.block is None
-            else (f"leaves {name} no step to take: you win")
+            else (f"leaves {name} no step to take: {who} wins")
         )
     mine, theirs = run_distance(after, me), run_distance(after, other)
     where = _cell_name(CELLS[INDEX[action.block]])
     if theirs >= FAR:
         return f"blocks {where} and walls {name} off from its goal"
     return (
-        f"steps to {_cell_name(action.to)}, {mine} from your goal, and blocks {where}, "
+        f"steps to {_cell_name(action.to)}, {mine} from {who}'s goal, and blocks {where}, "
         f"leaving {name} {theirs} steps from goal"
     )
 

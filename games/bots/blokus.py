@@ -193,9 +193,9 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
 
 def explain(rules: Rules, state: Any, action: Any) -> str:
     """Why ``action`` is a good idea, in words, for the colour to move."""
-    if action == PASS:
-        return "passes: none of your pieces fits any more"
     colour = state.colour
+    if action == PASS:  # named, never "your": spectators read it too
+        return f"passes: none of {rules.info.colours[colour].name}'s pieces fits any more"
     after = rules.apply(state, action)
     before = attach(state, colour)
     opened = (attach(after, colour) & ~before).bit_count()

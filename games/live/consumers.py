@@ -20,6 +20,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import DatabaseError
 from redis.exceptions import RedisError
+from uvicorn.protocols.utils import ClientDisconnected
 
 from accounts import selectors as accounts_selectors
 from accounts import ws_auth
@@ -130,9 +131,13 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
                 await super().websocket_connect(message)
                 return
             except UNAVAILABLE_ERRORS as exc:
+                await self.release()
+                if isinstance(exc, ClientDisconnected):  # an OSError, but nobody's fault
+                    log.debug("websocket %s: the client left during connect",
+                              self.scope.get("path"))
+                    return
                 log.warning("websocket %s refused: a backing service is unavailable (%r)",
                             self.scope.get("path"), exc)
-                await self.release()
         await self.refuse("unavailable", "The service is briefly unavailable; reconnect.",
                           CLOSE_UNAVAILABLE)
 

@@ -8,6 +8,7 @@
 import { del, el, get, post, readData } from "./api.js";
 import { chip, clockBase, clockNow, formatClock, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
 import { createChat } from "./chat.js";
+import { createHint } from "./hint.js";
 import { GameSocket } from "./socket.js";
 
 const data = readData("game-data");
@@ -16,7 +17,7 @@ const family = await import(`./boards/${spec.family}.js`);
 let game = data.game;
 let mySeat = data.me.seat;
 let presence = game.presence || null;
-const rows = data.events.map((e) => ({ ply: e.ply, seat: e.seat, text: e.text, action: e.action }));
+const rows = data.events.map((e) => ({ ply: e.ply, seat: e.seat, text: e.text, action: e.action, colour: e.colour }));
 let legal = { ply: -1, actions: [] };
 let clocksAt = performance.now();
 let clocks = clockBase(game.clocks);
@@ -56,7 +57,7 @@ function render() {
   board.render(game.state, { legal: mine && legal.ply === game.ply ? legal.actions : [], last: lastAction(), myTurn: mine });
   renderPresence();
   renderMoves($("moves"), rows, spec, { link: (ply) => `/games/${game.id}/replay/?ply=${ply}` });
-  renderResult($("result"), game, spec);
+  renderResult($("result"), game, spec, { moves: rows });
   renderStatus();
   $("resign").hidden = !(game.status === "active" && mySeat !== null && game.state.in_game[mySeat]);
   $("notation-form").hidden = !(game.status === "active" && mySeat !== null && game.state.in_game[mySeat]);
@@ -65,6 +66,7 @@ function render() {
   board.el.dataset.ply = game.ply;
   board.el.dataset.status = game.status;
   chat.setView(game, mySeat);
+  if (hint) hint.update(game, mySeat);
 }
 
 // Who is here: the players list (with clocks and online marks) and the spectator count.
@@ -229,6 +231,7 @@ function takeGame(g) {
 // Chat frames (and the acks and errors of chat frames, by their "chat-" refs) go to the
 // chat panel; it sends through this page's socket.
 const chat = createChat($("chat"), { me: data.me, send: (frame) => socket.send(frame) });
+const hint = $("hint-box") && createHint($("hint-box"), { board: () => board });
 const isChat = (f) => typeof f.ref === "string" && f.ref.startsWith("chat-");
 
 const socket = new GameSocket(game.id, game.ply, {
@@ -240,8 +243,10 @@ const socket = new GameSocket(game.id, game.ply, {
     refreshLegal();
   },
   events(fresh, g) {
-    for (const e of fresh) {
-      rows.push({ ply: e.ply, seat: e.seat, action: e.action, text: family.formatAction(e.action, e.seat) });
+    const colour = game.state.colour; // the colour to move before them (CONTRACT.md), if any
+    for (const [i, e] of fresh.entries()) {
+      rows.push({ ply: e.ply, seat: e.seat, action: e.action, text: family.formatAction(e.action, e.seat),
+        colour: i === 0 && e.seat === game.state.turn ? colour : undefined });
     }
     takeGame(g);
     board.cancel();
@@ -280,13 +285,15 @@ window.bloqueioSocket = socket; // tests drop it to check reconnection
 
 // -- page wiring --------------------------------------------------------------------------
 
-$("notation").placeholder = family.notationPlaceholder;
-$("notation-help").textContent = family.notationHelp;
+// The kind's own words (games/boards/<family>.py `words`), else the family module's.
+const notationHelp = (spec.words && spec.words.notation_help) || family.notationHelp;
+$("notation").placeholder = (spec.words && spec.words.notation_placeholder) || family.notationPlaceholder;
+$("notation-help").textContent = notationHelp;
 $("notation-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = $("notation");
   const action = family.parseNotation(input.value, spec);
-  if (!action) { say(`"${input.value}" is not a move (${family.notationHelp})`, "error"); return; }
+  if (!action) { say(`"${input.value}" is not a move (${notationHelp})`, "error"); return; }
   const answer = isKnownLegal(action) ? { ok: true } : await reasonFor(action);
   if (!answer.ok) { say(`You can't play ${family.formatAction(action, mySeat)}: ${answer.reason}.`, "error"); return; }
   input.value = "";

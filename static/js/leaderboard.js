@@ -46,4 +46,6 @@ async function loadProvisional() {
 
 $("lb-prev").addEventListener("click", () => { page -= 1; loadProvisional().then(load); });
 $("lb-next").addEventListener("click", () => { page += 1; load(); });
-load();
+// The provisional list first: with nobody established yet, the empty table says that
+// everyone who played is still provisional, not that nobody has played.
+loadProvisional().then(load);

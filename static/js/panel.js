@@ -24,7 +24,7 @@ export function seatLabel(game, spec, seat) {
 // A player's name as a link to their profile; the computer's with a "bot" badge.
 export function playerLink(info) {
   const href = `/users/${encodeURIComponent(info.username)}/`;
-  if (!info.bot) return el("a", { href }, info.username);
+  if (!info.bot) return el("a", { href, class: "uname", title: info.username }, info.username);
   return el("span", { class: "bot-name" }, el("a", { href }, botName(info.bot)), el("span", { class: "pill bot" }, "bot"));
 }
 
@@ -96,21 +96,27 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
   }));
 }
 
-// Events that are not moves, in words rather than notation ("resign:1").
+// Events that are not moves, in words rather than notation ("resign:1"): as a move list
+// entry, and as what the seat did ("Green ran out of time").
 const EVENT_WORDS = { resign: "resigned", timeout: "out of time", removed: "removed", pass: "passed" };
+const LEFT_WORDS = { resign: "resigned", timeout: "ran out of time", removed: "was removed" };
+
+// A move list row as people read it: the notation, or an event in words.
+export const moveText = (row) => (row.action && EVENT_WORDS[row.action.type]) || row.text;
 
 // rows: [{ply, seat, text, action}]; link(ply) gives an href (game page) or onPick(ply) a button.
 export function renderMoves(list, rows, spec, { current = null, link = null, onPick = null } = {}) {
   const items = rows.map((row) => {
-    const text = (row.action && EVENT_WORDS[row.action.type]) || row.text;
+    const text = moveText(row);
+    // The colour that moved where a seat plays several (row.colour), else the seat's.
+    const who = (Number.isInteger(row.colour) && spec.colours && spec.colours[row.colour]) || spec.seats[row.seat];
     const inner = [el("span", { class: "n" }, `${row.ply}.`),
-      el("span", { style: `color:${spec.seats[row.seat] ? spec.seats[row.seat].text : "inherit"}`, "aria-hidden": "true" },
-        spec.seats[row.seat] ? spec.seats[row.seat].initial : ""),
+      el("span", { style: `color:${who ? who.text : "inherit"}`, "aria-hidden": "true", class: "who" }, who ? who.initial : ""),
       el("span", {}, text)];
-    const label = `ply ${row.ply}, ${spec.seats[row.seat] ? spec.seats[row.seat].name : ""} ${text}`;
+    const label = `ply ${row.ply}, ${who ? who.name : ""} ${text}`;
     let body;
     if (onPick) body = el("button", { type: "button", "aria-label": label, onclick: () => onPick(row.ply) }, ...inner);
-    else if (link) body = el("a", { href: link(row.ply), "aria-label": label, class: "move-link", style: "text-decoration:none;display:flex;gap:.3rem;padding:.2rem .35rem;color:inherit" }, ...inner);
+    else if (link) body = el("a", { href: link(row.ply), "aria-label": label, class: "move-link" }, ...inner);
     else body = el("span", {}, ...inner);
     return el("li", { class: row.ply === current ? "current" : null, "data-ply": row.ply }, body);
   });
@@ -121,22 +127,37 @@ export function renderMoves(list, rows, spec, { current = null, link = null, onP
   else list.scrollTop = list.scrollHeight;
 }
 
-export function resultText(game, spec) {
+// How the others left, from the move list's leave events: "Green ran out of time".
+function leftWords(game, spec, rows) {
+  const seen = new Map();
+  for (const row of rows || []) {
+    const words = row.action && LEFT_WORDS[row.action.type];
+    if (words && row.seat !== game.result.winner) seen.set(row.seat, `${seatLabel(game, spec, row.seat)} ${words}`);
+  }
+  return [...seen.values()];
+}
+
+// rows: the move list, so that "the last player left" says how the others left.
+export function resultText(game, spec, rows = null) {
   const r = game.result;
   if (!r) return null;
-  const why = REASONS[r.reason] || r.reason;
+  let why = REASONS[r.reason] || r.reason;
+  if (r.reason === "last_standing") {
+    const left = leftWords(game, spec, rows);
+    why = left.length ? left.join(", ") : "every other player left the game";
+  }
   if (r.winner === null || r.winner === undefined) return `Game over: no winner (${why}).`;
   return `${seatLabel(game, spec, r.winner)} won: ${why}.`;
 }
 
-export function renderResult(box, game, spec) {
+export function renderResult(box, game, spec, { moves = null } = {}) {
   if (!game.result) { box.hidden = true; return; }
   const r = game.result;
   const rows = spec.seats.map((s, seat) => ({ seat, rank: r.ranking ? r.ranking[seat] : null }))
     .sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99));
   const changes = r.rating_changes || null;
   box.replaceChildren(
-    el("h2", {}, resultText(game, spec)),
+    el("h2", {}, resultText(game, spec, moves)),
     el("ul", { class: "small", style: "margin:.25rem 0 0;padding:0;list-style:none" }, rows.map(({ seat, rank }) => {
       const info = game.seats[seat] || {};
       const delta = changes ? changes[seat] : info.rating_change;
@@ -150,8 +171,9 @@ export function renderResult(box, game, spec) {
   box.hidden = false;
 }
 
-// "Play again": a new game of the same kind and clock, open in the lobby for anyone
-// (the other players see it there); signed-out viewers go to the lobby instead.
+// A new game of the same kind and clock, open in the lobby for anyone; signed-out viewers
+// go to the lobby instead. Nobody is invited (a rematch is a later feature), so the
+// button says so rather than "Play again"; against the computer the same bots join at once.
 function playAgain(game) {
   const token = csrfToken();
   if (!token || !document.querySelector(".site-header .who")) {
@@ -169,6 +191,9 @@ function playAgain(game) {
     el("input", { type: "hidden", name: "kind", value: game.kind }),
     el("input", { type: "hidden", name: "time_control", value: tc }),
     el("input", { type: "hidden", name: "ranked", value: "0" }),
-    el("button", { type: "submit", class: "btn small", id: "play-again" }, "Play again"),
-    el("a", { class: "btn secondary small", href: "/" }, "Back to the lobby"));
+    el("button", { type: "submit", class: "btn small", id: "play-again" },
+      computer.length ? "Play the computer again" : "New game, same settings"),
+    el("a", { class: "btn secondary small", href: "/" }, "Back to the lobby"),
+    computer.length ? null : el("p", { class: "small", id: "play-again-note", style: "margin:0;flex-basis:100%" },
+      "Opens a new game in the lobby; the other players are not invited: send them its link."));
 }

@@ -5,7 +5,7 @@
 
 import { createAnalysis } from "./analysis.js";
 import { readData } from "./api.js";
-import { renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
+import { moveText, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
 
 const data = readData("replay-data");
 const { spec, states, game } = data;
@@ -29,7 +29,7 @@ function show(n, { push = true } = {}) {
   $("ply").textContent = `Ply ${ply} of ${max}`;
   const ev = ply > 0 ? data.events[ply - 1] : null;
   $("replay-status").textContent = ply === 0 ? "Starting position."
-    : `${ply}. ${seatLabel(game, spec, ev.seat)}: ${ev.text}` +
+    : `${ply}. ${seatLabel(game, spec, ev.seat)}: ${moveText(ev)}` +
       (state.turn !== null && ply < max ? ` · ${spec.seats[state.turn].name} to move` : "");
   renderPlayers($("players"), { ...game, status: ply === max ? game.status : "active" }, spec, {
     state, notes: (st, seat) => family.seatNotes(st, seat, spec),
@@ -66,5 +66,5 @@ $("copy-link").addEventListener("click", async () => {
   catch { $("copy-link").textContent = "Copy failed"; }
   setTimeout(() => { $("copy-link").textContent = "Copy link"; }, 1500);
 });
-renderResult($("result"), game, spec);
+renderResult($("result"), game, spec, { moves: data.events });
 show(ply, { push: false });

@@ -3,6 +3,7 @@ hints and node budgets, for every level of every kind. Small node budgets keep i
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -147,7 +148,7 @@ def test_a_winning_step_is_taken(level: str) -> None:
     state = rules.replay(rules.parse_game("c1^a0 d4^a1 c2^a2 d3^b0 c3^b1 d2^e0"))
     action = bots.choose(rules, state, level, seed=1, nodes=200)
     assert rules.result(rules.apply(state, action)).winner == 0
-    assert bots.explain(rules, state, action) == "reaches your goal row and wins the game"
+    assert bots.explain(rules, state, action) == "reaches Red's goal row and wins the game"
 
 
 def test_hard_wins_blockade_from_the_first_move() -> None:
@@ -205,3 +206,18 @@ def test_medium_leaves_a_blockade_opponent_the_most_ways_to_go_wrong() -> None:
     # let O place where X then has no reply: medium keeps X the most ways to go wrong
     for seed in range(5):
         assert bots.choose(rules, state, "medium", seed=seed) == rules.parse_notation("b1")
+
+
+@pytest.mark.parametrize("kind", engine.KINDS)
+def test_a_reason_names_the_mover_and_never_says_you(kind: str) -> None:
+    """The reason is read by the player (a hint) and by spectators (a replay's best
+    move): "shortens your path" told a spectator it was theirs."""
+    rules = engine.get(kind)
+    state = rules.initial()
+    for ply in range(6):
+        if rules.result(state) is not None or state.turn is None:
+            break
+        action = bots.choose(rules, state, "easy", seed=ply, nodes=50)
+        reason = bots.explain(rules, state, action)
+        assert not re.search(r"\byou(r|rs)?\b", reason, re.IGNORECASE), reason
+        state = rules.apply(state, action)

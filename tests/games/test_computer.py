@@ -4,6 +4,7 @@ process in tests/faults/test_bot_worker.py), bot ratings, and the human leaderbo
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -274,3 +275,27 @@ def test_a_bot_profile_lists_each_game_once(alice: User) -> None:
     profile = client_for(None).get("/api/users/easy-bot/").json()
     assert [g["id"] for g in profile["recent_games"]] == [second.pk, first.pk]
     assert [g["seat"] for g in profile["recent_games"]] == [1, 1]
+
+
+
+def test_a_computer_game_its_people_left_is_aborted_and_leaves_live_now(alice: User) -> None:
+    """Issue 28: a game with bots whose person closed the tab stayed under "Live now"."""
+    game = services.create_game(user=alice, kind="bloqueio", bots=["easy", "easy", "easy"])
+    game.refresh_from_db()
+    assert game.state["turn"] == 0  # alice's turn: the computer waits for her
+    soon = game.started_at + computer.ABANDONED_AFTER / 2
+    assert computer.abort_abandoned(now=soon) == 0
+    later = game.started_at + computer.ABANDONED_AFTER + timedelta(seconds=1)
+    assert computer.abort_abandoned(now=later) == 1
+    game.refresh_from_db()
+    assert game.status == "aborted"
+
+
+def test_a_game_with_a_clock_or_without_bots_is_left_alone(alice: User, bob: User) -> None:
+    timed = services.create_game(user=alice, kind="quoridor", bots=["easy"],
+                                 time_control={"initial": 60, "increment": 1})
+    people = services.create_game(user=bob, kind="quoridor")
+    services.join_game(game_id=people.pk, user=alice)
+    timed.refresh_from_db()
+    later = timed.started_at + computer.ABANDONED_AFTER * 2
+    assert computer.abort_abandoned(now=later) == 0

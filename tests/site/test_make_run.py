@@ -4,8 +4,11 @@ stops both together."""
 
 from __future__ import annotations
 
+import base64
 import os
+import re
 import signal
+import socket
 import subprocess
 import time
 import urllib.request
@@ -53,6 +56,8 @@ def test_make_run_serves_the_site_with_its_worker_and_stops_both(tmp_path: Path)
             return done.returncode == 0
 
         assert _wait(worker_alive, 30), "make run started no worker"
+        _leave_during_connect(port)
+        time.sleep(2)  # eight idle bot ticks, two idle clock ticks
     finally:
         os.killpg(make.pid, signal.SIGINT)  # Ctrl-C in the terminal
         make.wait(30)
@@ -60,4 +65,29 @@ def test_make_run_serves_the_site_with_its_worker_and_stops_both(tmp_path: Path)
     time.sleep(11)
     done = subprocess.run(check, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "no worker is running" in done.stderr
-    assert "Traceback" not in (tmp_path / "make-run.log").read_text()
+    console = (tmp_path / "make-run.log").read_text()
+    assert "Traceback" not in console
+    _assert_quiet(console, port)
+
+
+def _leave_during_connect(port: int) -> None:
+    """A browser closing a tab while its socket opens: the client leaves, nothing failed."""
+    for path in ("/ws/lobby/", "/ws/games/1/"):
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            key = base64.b64encode(os.urandom(16)).decode()
+            sock.sendall(
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                f"Sec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n\r\n".encode())
+
+
+def _assert_quiet(console: str, port: int) -> None:
+    """The console a newcomer reads: where the site is, near the top, then real events
+    only (no idle worker ticks, no warning boxes, a client leaving is no outage)."""
+    lines = console.splitlines()
+    start = [i for i, line in enumerate(lines) if f"starting at http://127.0.0.1:{port}/" in line]
+    assert start and start[0] < 5, console
+    idle = re.compile(r"worker: \w+ -> (0|\[\]|None)$")
+    assert not [line for line in lines if idle.search(line)], console
+    assert "backing service is unavailable" not in console
+    assert "Warning" not in console and "Applying " not in console, console

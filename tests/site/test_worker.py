@@ -1,5 +1,6 @@
 """The background worker runs its jobs and answers its health check."""
 
+import logging
 from datetime import timedelta
 
 import pytest
@@ -39,6 +40,15 @@ def test_a_failing_job_is_logged_not_fatal(monkeypatch, caplog):
     monkeypatch.setattr(worker, "JOBS", [worker.Job("broken", 1.0, broken)])
     assert worker.run_due(now=1.0) == ["broken"]
     assert "job broken failed" in caplog.text
+
+
+def test_an_idle_tick_is_not_logged_and_a_busy_one_is_one_line(monkeypatch, caplog):
+    """`make run`'s console: "bots -> 0" four times a second buried everything else."""
+    jobs = [worker.Job("idle", 1.0, lambda: 0), worker.Job("busy", 1.0, lambda: 2)]
+    monkeypatch.setattr(worker, "JOBS", jobs)
+    caplog.set_level(logging.INFO, logger="games.worker")
+    worker.run_due(now=1.0)
+    assert [r.getMessage() for r in caplog.records] == ["worker: busy -> 2"]
 
 
 def test_check_succeeds_only_while_a_worker_heartbeat_is_fresh(capsys):

@@ -12,6 +12,7 @@ the registry adds them with one import. No Django here.
 
 from __future__ import annotations
 
+from ..notation import format_cell
 from ..protocol import SeatInfo
 from .actions import Place
 from .geometry import Geometry
@@ -53,7 +54,10 @@ RULES: dict[str, BlokusRules] = {
     "blokus_duo": BlokusRules(
         "blokus_duo",
         "Blokus Duo",
-        "Two colours on a 14x14 board, starting from [4,4] and [9,9]; most squares placed wins.",
+        # The start squares named as the board and the notation name them (e4, j9).
+        "Two colours on a 14x14 board, starting from "
+        + " and ".join(format_cell(cell) for cell in _DUO.starts)
+        + "; most squares placed wins.",
         _DUO,
         (PURPLE, ORANGE),
         (0, 1),
