@@ -195,3 +195,27 @@ def test_two_player_blokus_marks_each_move_with_the_colour_that_moved(server: An
         assert marks == ["B", "Y", "R", "G"], marks
 
     run_in_browser(server, scenario)
+
+
+def test_quoridor_pages_speak_of_walls_and_of_no_marked_cells(server: Any) -> None:
+    """Quoridor has walls and goal bands outside the board; Bloqueio has barriers and
+    goal cells marked with the seat's initial: each page uses its own board's words
+    (the spec's `words`), in the legend, the turn line, the mode button and the notes."""
+    quoridor, _, _ = two_player_game("quoridor")
+    carol, dave = user("carol"), user("dave")
+    bloqueio = services.create_game(user=carol, kind="bloqueio2")
+    services.join_game(game_id=bloqueio.pk, user=dave)
+
+    def scenario(new_page: Any) -> None:
+        page = open_game(new_page, quoridor, "alice")
+        legend = page.inner_text("#board-legend")
+        assert "cells marked" not in legend and "band in your colour" in legend, legend
+        texts = " ".join(page.inner_text(selector)
+                         for selector in ("#board-legend", "#barrier-mode", "#status-line"))
+        assert "arrier" not in texts and "wall" in texts.lower(), texts
+        assert "10 walls" in page.inner_text("#players")
+        page = open_game(new_page, bloqueio.pk, "carol")
+        assert "cells marked" in page.inner_text("#board-legend")
+        assert page.inner_text("#barrier-mode").startswith("Barrier mode")
+
+    run_in_browser(server, scenario)

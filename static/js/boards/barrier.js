@@ -35,11 +35,16 @@ export function parseNotation(text) {
   return { type: "move", to: cell };
 }
 
+// The board's own word for a barrier: "barrier" on Bloqueio boards, "wall" on Quoridor's
+// (the spec's `words`, games/boards/barrier.py); set by the view, one kind a page.
+let WALL = "barrier";
+const Wall = () => WALL[0].toUpperCase() + WALL.slice(1);
+
 export function describe(action, seatName) {
   switch (action.type) {
     case "move": return `${seatName} moved to ${cellName(action.to)}`;
     case "barrier":
-      return `${seatName} placed a ${action.orientation === "H" ? "horizontal" : "vertical"} barrier at ${cellName(action.at)}`;
+      return `${seatName} placed a ${action.orientation === "H" ? "horizontal" : "vertical"} ${WALL} at ${cellName(action.at)}`;
     case "pass": return `${seatName} passed`;
     case "resign": return `${seatName} resigned`;
     case "timeout": return `${seatName} ran out of time`;
@@ -54,13 +59,13 @@ export const notationHelp = "Cells are named as on the board's edges, letter the
 // edges ("cell [7,7] is not reachable" -> "cell h7 is not reachable").
 export function readable(reason) {
   return cellsInWords(String(reason)
-    .replace(/\b(H|V) at \[(\d+),\s*(\d+)\]/g, (_, o, r, c) => `barrier ${cellName([Number(r), Number(c)])}${o.toLowerCase()}`));
+    .replace(/\b(H|V) at \[(\d+),\s*(\d+)\]/g, (_, o, r, c) => `${WALL} ${cellName([Number(r), Number(c)])}${o.toLowerCase()}`));
 }
 export const notationPlaceholder = "Type a move: f2, e3h";
 
 export function seatNotes(state, seat) {
   const left = state.barriers_left ? state.barriers_left[seat] : null;
-  return left === null || left === undefined ? [] : [`${left} barrier${left === 1 ? "" : "s"}`];
+  return left === null || left === undefined ? [] : [`${left} ${WALL}${left === 1 ? "" : "s"}`];
 }
 
 // -- the view: the page's board-module interface --------------------------------------------
@@ -72,11 +77,11 @@ export function createBoard(container, spec, { seat = null, interactive = false,
 class BarrierView {
   constructor(container, spec, { seat, interactive, label }) {
     this.spec = spec;
+    WALL = (spec.words && spec.words.wall) || "barrier";
     this.handlers = {};
     this.check = async () => ({ ok: true, reason: null });
     this.touch = isTouch();
-    this.turnHint = this.touch ? "Your turn: tap a highlighted cell, or a groove for a barrier."
-      : "Your turn: click a highlighted cell, or a groove for a barrier.";
+    this.turnHint = `Your turn: ${this.touch ? "tap" : "click"} a highlighted cell, or a groove for a ${WALL}.`;
     this.state = null;
     this.myTurn = false;
     this.moves = new Set();
@@ -89,7 +94,7 @@ class BarrierView {
     this.board = new Board(boardBox, spec, {
       rotation: rotationFor(spec, seat), interactive,
       label: interactive
-        ? `${label || spec.title} board, ${who}.${this.touch ? "" : " Arrow keys move the cursor, Enter moves there, H or V previews a barrier."}`
+        ? `${label || spec.title} board, ${who}.${this.touch ? "" : " Arrow keys move the cursor, Enter moves there, H or V previews a ${WALL}."}`
         : (label || `${spec.title} board`),
     });
     this.el = this.board.el;
@@ -97,10 +102,10 @@ class BarrierView {
     this.bar = this.confirmBar();
     this.modeButton = Object.assign(document.createElement("button"), {
       type: "button", id: "barrier-mode", className: "btn secondary small",
-      textContent: "Barrier mode: off",
+      textContent: `${Wall()} mode: off`,
     });
     this.modeButton.setAttribute("aria-pressed", "false");
-    this.modeButton.title = "On a phone: every tap places a barrier on the nearest groove (asks to confirm)";
+    this.modeButton.title = `On a phone: every tap places a ${WALL} on the nearest groove (asks to confirm)`;
     this.modeButton.addEventListener("click", () => this.setBarrierMode(!this.board.barrierMode));
     const tools = document.createElement("div");
     tools.className = "toolbar board-tools";
@@ -111,9 +116,11 @@ class BarrierView {
       const legend = document.createElement("p");
       legend.className = "small muted board-legend";
       legend.id = "board-legend";
+      // Bloqueio marks each goal zone's cells with the seat's initial; Quoridor's goal is
+      // the band in the seat's colour outside the board (spec.words.wall says which).
       legend.textContent = `You are ${me.name} (${me.initial}): your goal is the far side of the board, `
-        + `the cells marked ${me.initial}${spec.grid === 9 ? " beyond the band in your colour" : ""}. `
-        + "Barriers show their owner when you point at them.";
+        + (WALL === "barrier" ? `the cells marked ${me.initial}. ` : "the band in your colour beyond it. ")
+        + `${Wall()}s show their owner when you point at them.`;
       tools.append(legend);
     }
     container.append(this.bar, tools);
@@ -148,8 +155,8 @@ class BarrierView {
   setBarrierMode(on) {
     this.board.barrierMode = on;
     this.modeButton.setAttribute("aria-pressed", on ? "true" : "false");
-    this.modeButton.textContent = `Barrier mode: ${on ? "on" : "off"}`;
-    this.say(on ? "Barrier mode: tap near a line to place a barrier there." : "");
+    this.modeButton.textContent = `${Wall()} mode: ${on ? "on" : "off"}`;
+    this.say(on ? `${Wall()} mode: tap near a line to place a ${WALL} there.` : "");
   }
 
   cancel() {
@@ -191,7 +198,7 @@ class BarrierView {
     if (this.isLegal(action) !== true) reason = await this.reason(action);
     const text = formatAction(action);
     if (reason !== null) {
-      this.say(`${action.type === "move" ? "You can't move to" : "You can't place a barrier at"} ${text}: ${reason}.`, "error");
+      this.say(`${action.type === "move" ? "You can't move to" : `You can't place a ${WALL} at`} ${text}: ${reason}.`, "error");
       return;
     }
     this.cancel();
@@ -217,14 +224,14 @@ class BarrierView {
     const ok = this.isLegal(action);
     this.board.setPreview(barrier, ok !== false);
     const text = formatAction(action);
-    if (ok) { this.say(`Click to place a barrier at ${text}.`); return; }
+    if (ok) { this.say(`Click to place a ${WALL} at ${text}.`); return; }
     this.hoverTimer = setTimeout(async () => {
       const reason = await this.reason(action);
       // the pointer may have moved on meanwhile: answer only for the barrier still shown
       const shown = this.el.querySelector(".preview line");
       if (!shown || `${shown.dataset.at},${shown.dataset.orientation}` !== barrierKey(barrier)) return;
       this.board.setPreview(barrier, reason === null);
-      this.say(reason === null ? `Click to place a barrier at ${text}.` : `Barrier ${text} is not allowed: ${reason}.`, reason === null ? "" : "error");
+      this.say(reason === null ? `Click to place a ${WALL} at ${text}.` : `${Wall()} ${text} is not allowed: ${reason}.`, reason === null ? "" : "error");
     }, 120);
   }
 
@@ -238,7 +245,7 @@ class BarrierView {
     this.say("");  // an older refusal must not stand beside the question
     // As the player sees it: a quarter-turned board shows H barriers upright.
     const flat = (barrier.orientation === "H") === (this.board.k % 2 === 0);
-    this.confirmText.textContent = `Place a ${flat ? "horizontal" : "vertical"} barrier at ${formatAction(action)}?`;
+    this.confirmText.textContent = `Place a ${flat ? "horizontal" : "vertical"} ${WALL} at ${formatAction(action)}?`;
     this.bar.hidden = false;
     this.confirmPlace.focus();
   }
