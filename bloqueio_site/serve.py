@@ -73,12 +73,27 @@ def command(argv: list[str], server: str | None = None) -> list[str]:
     return [sys.executable, "-m", "daphne", *args[:-1], *argv[2:], args[-1]]
 
 
+# glibc returns a freed block to the system only if it was mmap'ed, and after the first
+# large free it raises its mmap threshold (up to 32 MiB), so the next blocks come from a
+# per-thread arena and are kept. Argon2id's 19 MiB buffers, hashed on whichever worker
+# thread serves a sign-up, then stay in every thread's arena: a sign-up surge left one
+# process at 551 MiB peak instead of 171 MiB (docs/performance.md, "Live play").
+# A fixed threshold keeps such blocks mmap'ed and returned at once.
+MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": str(1024 * 1024)}
+
+
+def process_env(env: dict[str, str]) -> dict[str, str]:
+    """The server's environment: `env` with our allocator setting unless it names one."""
+    return {**MALLOC_ENV, **env}
+
+
 def main(argv: list[str]) -> None:
     try:
         found = command(argv)
     except (ValueError, ImproperlyConfigured) as exc:
         raise SystemExit(f"bloqueio_site.serve: {exc}") from None
-    os.execv(sys.executable, found)
+    # glibc reads it when the process starts: hence set here, for the exec'd server.
+    os.execve(sys.executable, found, process_env(dict(os.environ)))
 
 
 if __name__ == "__main__":

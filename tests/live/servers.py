@@ -19,7 +19,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection
 
-from bloqueio_site.serve import command
+from bloqueio_site.serve import command, process_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,7 +83,7 @@ def start(tmp: Path, redis_url: str | None = None, server: str | None = None,
     log = tmp / f"server-{port}.log"
     process = subprocess.Popen(
         command(["127.0.0.1", str(port)], server),
-        cwd=ROOT, env={**server_env(redis_url), **(env or {})}, stdout=log.open("wb"),
+        cwd=ROOT, env=process_env({**server_env(redis_url), **(env or {})}), stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
     )
     found = Server(port, process, log)
