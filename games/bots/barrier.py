@@ -394,11 +394,39 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
         state,
         me,
         ev.ranked(state, me)[:LOOKAHEAD_WIDTH],
-        lambda s: _reply(ev, s),
+        [lambda s: _reply(ev, s) if s.turn == me else _runner(ev, s), lambda s: _reply(ev, s)],
         lambda s: ev.evaluate(s, me),
         budget,
         rounds=LOOKAHEAD_ROUNDS,
     )
+
+
+def _runner(ev: BarrierEvaluator, state: Any) -> Any:
+    """An opponent as hard's four-seat search expects it: it runs (its best pawn move)
+    and blocks its nearest rival only when a barrier gains a whole step more than that
+    step; it never spends a barrier on a rival someone else might stop."""
+    rules = ev.rules
+    seat = state.turn
+    moves = _moves(rules, state, seat)
+    others = [s for s in range(rules.seats) if s != seat and state.in_game[s]]
+    dist = {s: distance(rules, state, s) for s in others}
+    near = min(dist.values())
+    if not moves:
+        best, best_value = None, -float("inf")
+    else:
+        best = moves[0]
+        best_value = near - distance(rules, rules.apply(state, best), seat)
+    rivals = [s for s in others if dist[s] == near]
+    if len(rivals) == 1 and state.barriers_left[seat] > 0:
+        mine = distance(rules, state, seat)
+        for barrier in _legal(rules, state, _path_barriers(rules, state, rivals[0], 3)):
+            after = rules.apply(state, barrier)
+            value = min(distance(rules, after, s) for s in others) - mine
+            if value >= best_value + 1:
+                best, best_value = barrier, value
+    if best is None:
+        return rules.legal_actions(state)[0]
+    return best
 
 
 def _reply(ev: BarrierEvaluator, state: Any) -> Any:
