@@ -53,7 +53,7 @@ PAIRINGS: tuple[tuple[str, str, str, float], ...] = (
     ("blokus_duo", "hard", "medium", 0.75),
     ("blokus2", "hard", "medium", 0.75),
     ("blockade", "hard/" + FIRST, "medium", 1.00),
-    ("blockade", "hard", GREEDY, 0.75),
+    ("blockade", "hard/" + FIRST, GREEDY, 1.00),
     ("blockade_run", "hard", GREEDY, 0.75),
     ("blockade_run", "hard", "medium", 0.75),
     ("blockade", "medium", "easy", 0.80),

@@ -26,12 +26,19 @@ from . import barrier, blockade, blokus
 from .core import CLOCK_SHARE, Budget, Choice, only_action
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+# How strong each level is, in a sentence the lobby shows, from the ladder's figures
+# (bench/bot_ladder.py; docs/bots.md has the table they come from).
+ABOUT: dict[str, str] = {
+    "easy": "ABOUT_EASY",
+    "medium": "ABOUT_MEDIUM",
+    "hard": "ABOUT_HARD",
+}
 DEFAULT_BUDGET_S = 1.0  # hard's default thinking time per move, at most
 
 # The only place that maps a family to its evaluation module.
 _FAMILIES: dict[str, ModuleType] = {"barrier": barrier, "blockade": blockade, "blokus": blokus}
 
-__all__ = ["LEVELS", "Choice", "choose", "explain", "think"]
+__all__ = ["ABOUT", "LEVELS", "Choice", "choose", "explain", "think"]
 
 
 def _family(rules: Rules) -> ModuleType:

@@ -205,3 +205,35 @@ def test_medium_leaves_a_blockade_opponent_the_most_ways_to_go_wrong() -> None:
     # let O place where X then has no reply: medium keeps X the most ways to go wrong
     for seed in range(5):
         assert bots.choose(rules, state, "medium", seed=seed) == rules.parse_notation("b1")
+
+
+def test_four_seat_hard_stops_a_leader_nobody_else_would() -> None:
+    rules = engine.get("quoridor4")
+    moves = "a5v e1 h3v c1h e7 a0v b4 i5 h4h e2 b5 h5 e6 e3 c5 g5 e5 e4 d5 g4 e3 e5 f5 f4 e2 e6 c7v"
+    state = rules.replay(rules.parse_game(moves))
+    # seat 3 to move, 4 steps out; seat 0, moving next, is 2 steps from its goal: if
+    # hard expects the others to block it (as medium would), it walks and loses
+    assert state.turn == 3 and rules.distance(state, 0) == 2
+    choice = bots.think(rules, state, "hard", seed=1, nodes=1000, budget_s=60)
+    assert rules.distance(rules.apply(state, choice.action), 0) > 2
+
+
+def test_the_runner_model_steps_unless_a_barrier_gains_a_whole_step_more() -> None:
+    from games.bots.barrier import BarrierEvaluator, _runner
+
+    rules = engine.get("quoridor4")
+    ev = BarrierEvaluator(rules)
+    state = rules.initial()
+    for _ in range(12):  # an open board: no single barrier gains two steps, so all run
+        action = _runner(ev, state)
+        assert isinstance(action, engine_barrier_move())
+        assert rules.distance(rules.apply(state, action), state.turn) < rules.distance(
+            state, state.turn
+        )
+        state = rules.apply(state, action)
+
+
+def engine_barrier_move() -> type:
+    from games.engine.barrier.actions import Move
+
+    return Move
