@@ -29,9 +29,18 @@ LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 # How strong each level is, in a sentence the lobby shows, from the ladder's figures
 # (bench/bot_ladder.py; docs/bots.md has the table they come from).
 ABOUT: dict[str, str] = {
-    "easy": "ABOUT_EASY",
-    "medium": "ABOUT_MEDIUM",
-    "hard": "ABOUT_HARD",
+    "easy": (
+        "A beginner that often moves at random: it loses almost every game to medium, and a"
+        " new player can beat it."
+    ),
+    "medium": (
+        "Plays the best move it sees one move ahead: it beats easy nine games in ten and a"
+        " simple greedy player in two-player games, and holds its own at a four-seat table."
+    ),
+    "hard": (
+        "Thinks up to a second a move, several moves ahead: it beats medium in most games"
+        " and wins about half of its four-seat races against three greedy players."
+    ),
 }
 DEFAULT_BUDGET_S = 1.0  # hard's default thinking time per move, at most
 

@@ -209,10 +209,11 @@ def test_medium_leaves_a_blockade_opponent_the_most_ways_to_go_wrong() -> None:
 
 def test_four_seat_hard_stops_a_leader_nobody_else_would() -> None:
     rules = engine.get("quoridor4")
-    moves = "a5v e1 h3v c1h e7 a0v b4 i5 h4h e2 b5 h5 e6 e3 c5 g5 e5 e4 d5 g4 e3 e5 f5 f4 e2 e6 c7v"
+    # seat 0 ran while the others shuffled: it is 2 steps from its goal, everyone else 7
+    # or 8; hard (seat 3) must block it now. Expecting the others to block it (as medium
+    # would), the old search walked, and three greedy racers never block a 1-step gain
+    moves = "e7 d0 b4 h4 e6 e0 a4 i4 e5 d0 b4 h4 e4 e0 a4 i4 e3 d0 b4 h4 e2 e0 a4"
     state = rules.replay(rules.parse_game(moves))
-    # seat 3 to move, 4 steps out; seat 0, moving next, is 2 steps from its goal: if
-    # hard expects the others to block it (as medium would), it walks and loses
     assert state.turn == 3 and rules.distance(state, 0) == 2
     choice = bots.think(rules, state, "hard", seed=1, nodes=1000, budget_s=60)
     assert rules.distance(rules.apply(state, choice.action), 0) > 2
