@@ -25,7 +25,6 @@ FAR = 99  # distance of a seat with no path (cannot happen in a legal position)
 WALL_VALUE = 0.5  # steps a barrier in hand is worth: a block must gain more than this
 THREAT_WALL_VALUE = -0.6  # the same while a near opponent wins the race: spend them on it
 URGENT = 2  # steps from its goal at which an opponent winning the race must be blocked
-URGENT_MANY = FAR  # the same with more than two seats: at any distance (nobody else may)
 EASY_PROGRESS = 0.6  # how often easy steps along its shortest path
 NODES_PER_SECOND = {2: 3000, 4: 1000}  # by seats; the clock stops a slow move first
 HARD_WALL_VALUE = 1.5  # hard's leaves (2 seats): keep barriers to answer late blocks
@@ -176,7 +175,7 @@ class BarrierEvaluator:
         spread = sum(arrive[o] for o in others) / len(others) - arrive[me]
         return lead + 0.1 * spread + wall_value * walls
 
-    def threat(self, state: Any, me: int, urgent: int = URGENT) -> int | None:
+    def threat(self, state: Any, me: int) -> int | None:
         """With ``me`` to move: the opponent that would win a pure race against ``me``
         (the soonest to arrive), if it is within ``URGENT`` steps of its goal; else None."""
         rules = self.rules
@@ -189,7 +188,7 @@ class BarrierEvaluator:
         for s in order[1:]:
             d = distance(rules, state, s)
             arrive = d + order.index(s) / n
-            if arrive <= mine and d <= urgent and (best is None or arrive < best[0]):
+            if arrive <= mine and d <= URGENT and (best is None or arrive < best[0]):
                 best = (arrive, s)
         return None if best is None else best[1]
 
@@ -245,14 +244,14 @@ class BarrierEvaluator:
             actions = rules.legal_actions(state)
         return actions
 
-    def stance(self, state: Any, me: int, urgent: int = URGENT) -> tuple[float, int | None]:
+    def stance(self, state: Any, me: int) -> tuple[float, int | None]:
         """Medium's race-aware weights with ``me`` to move: (value of a barrier in hand,
         the opponent to race against, None for the nearest). While an opponent close to
         its goal would win the pure race, barriers in hand are worth less than nothing
         and the race is measured against that opponent, so a barrier that slows it by a
         step beats a step of ours; otherwise barriers are kept unless they gain more
         than ``WALL_VALUE``."""
-        leader = self.threat(state, me, urgent)
+        leader = self.threat(state, me)
         return (WALL_VALUE, None) if leader is None else (THREAT_WALL_VALUE, leader)
 
     def ranked(self, state: Any, me: int) -> list[Any]:
@@ -355,13 +354,10 @@ def _any_action(rules: Any, state: Any, rng: random.Random) -> Any:
 def medium(rules: Rules, state: Any, rng: random.Random) -> Any:
     """The best action by the one-ply race evaluation (ties broken by ``rng``), race
     aware: while the leader would arrive first, a barrier in hand is worth nothing
-    (or less), so medium spends them on the leader instead of racing a lost race. With
-    two seats only a leader within ``URGENT`` steps is blocked; with more, a leader at
-    any distance (``URGENT_MANY``): nobody else may stop it (against three greedy
-    racers, 25 % wins with ``URGENT``, about 35 % without the limit)."""
+    (or less), so medium spends them on the leader instead of racing a lost race."""
     ev = BarrierEvaluator(rules)
     me = state.turn
-    value, target = ev.stance(state, me, URGENT if rules.seats == 2 else URGENT_MANY)
+    value, target = ev.stance(state, me)
     return greedy(
         rules, state, ev.root_actions(state), lambda s: _score(ev, s, me, value, target), rng
     )
