@@ -30,16 +30,18 @@ LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 # (bench/bot_ladder.py; docs/bots.md has the table they come from).
 ABOUT: dict[str, str] = {
     "easy": (
-        "A beginner that often moves at random: it loses almost every game to medium, and a"
-        " new player can beat it."
+        "A beginner: it often moves or places at random, and medium beats it in about nine"
+        " games out of ten."
     ),
     "medium": (
-        "Plays the best move it sees one move ahead: it beats easy nine games in ten and a"
-        " simple greedy player in two-player games, and holds its own at a four-seat table."
+        "Plays the best move it sees one move ahead: it beats a simple greedy player in"
+        " nine two-player games out of ten, but at a four-seat table it wins only about one"
+        " race in four against three of them."
     ),
     "hard": (
-        "Thinks up to a second a move, several moves ahead: it beats medium in most games"
-        " and wins about half of its four-seat races against three greedy players."
+        "Thinks up to a second a move: it beats medium in most two-player games and a"
+        " simple greedy player in nearly all of them, and wins about six four-seat races in ten"
+        " against three greedy players (about half against three medium)."
     ),
 }
 DEFAULT_BUDGET_S = 1.0  # hard's default thinking time per move, at most
