@@ -31,7 +31,7 @@ HARD_WALL_VALUE = 1.5  # hard's leaves (2 seats): keep barriers to answer late b
 HARD_WALLS_KEPT = 10  # ... for this many in hand; more (Bloqueio 2 has 12) count WALL_VALUE
 REPLY_WIDTH = 2  # opponent replies hard's 2-seat search tries: medium's best by its score
 LOOKAHEAD_WIDTH = 64  # candidates hard plays out with more than two seats
-LOOKAHEAD_ROUNDS = 2  # rounds of race-aware greedy replies it plays each one out for
+LOOKAHEAD_ROUNDS = 2  # rounds it plays each one out for, under each opponent model
 LOOKAHEAD_WALL_VALUE = 1.5  # a barrier in hand at the end of a four-seat playout
 
 
@@ -409,7 +409,7 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
 def _runner(ev: BarrierEvaluator, state: Any) -> Any:
     """An opponent as hard's four-seat search expects it: it runs (its best pawn move)
     and blocks its nearest rival only when a barrier gains a whole step more than that
-    step; it never spends a barrier on a rival someone else might stop."""
+    step, and never one of two rivals tied for nearest (slowing one gains nothing)."""
     rules = ev.rules
     seat = state.turn
     moves = _moves(rules, state, seat)
