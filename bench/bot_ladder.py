@@ -2,12 +2,14 @@
 
 Each pairing puts one seat of the tested level against the others (seats rotated
 game by game) and reports how often that seat wins, with a 95 % Wilson interval, and
-the time per move of each level (median, max). Draws and shared first places count
-as not won.
+the CPU time per move of each level (median, max). Draws and shared first places count
+as not won. ``greedy`` is not a level: it is the family's yardstick from
+bench/opponents.py (the greedy racer in the barrier kinds), written apart from the bots.
 
     python bench/bot_ladder.py --games 10            # every pairing
     python bench/bot_ladder.py --quick               # 4 games each, a smoke run
     python bench/bot_ladder.py --kinds quoridor,blockade --games 20 --jobs 2
+    python bench/bot_ladder.py --only greedy --kinds bloqueio --fixed   # node budgets only
 """
 
 from __future__ import annotations
@@ -24,18 +26,38 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import opponents
 from games import bots, engine
 
-# (kind, tested level, opponents' level, target win rate of the tested seat)
+GREEDY = "greedy"  # the family's yardstick opponent (bench/opponents.py), not a level
+FIRST = "first"  # a pairing whose tested level always sits first (no rotation)
+
+# (kind, tested level, opponents' level or GREEDY, target win rate of the tested seat);
+# a tested level suffixed "/first" always plays seat 0
 PAIRINGS: tuple[tuple[str, str, str, float], ...] = (
+    ("bloqueio", "hard", GREEDY, 0.50),
+    ("quoridor4", "hard", GREEDY, 0.50),
+    ("bloqueio", "medium", GREEDY, 0.35),
+    ("quoridor4", "medium", GREEDY, 0.35),
     ("bloqueio", "hard", "medium", 0.60),
+    ("quoridor4", "hard", "medium", 0.60),
+    ("bloqueio2", "hard", GREEDY, 0.90),
+    ("quoridor", "hard", GREEDY, 0.90),
+    ("bloqueio2", "medium", GREEDY, 0.90),
+    ("quoridor", "medium", GREEDY, 0.90),
     ("bloqueio2", "hard", "medium", 0.75),
     ("quoridor", "hard", "medium", 0.75),
-    ("blockade", "hard", "medium", 0.75),
-    ("blockade_run", "hard", "medium", 0.75),
+    ("blokus", "hard", GREEDY, 0.60),
+    ("blokus_duo", "hard", GREEDY, 0.75),
+    ("blokus2", "hard", GREEDY, 0.75),
     ("blokus_duo", "hard", "medium", 0.75),
     ("blokus2", "hard", "medium", 0.75),
-    *((kind, "medium", "easy", 0.90) for kind in engine.KINDS),
+    ("blockade", "hard/" + FIRST, "medium", 1.00),
+    ("blockade", "hard/" + FIRST, GREEDY, 1.00),
+    ("blockade_run", "hard", GREEDY, 0.75),
+    ("blockade_run", "hard", "medium", 0.75),
+    ("blockade", "medium", "easy", 0.80),
+    *((kind, "medium", "easy", 0.90) for kind in engine.KINDS if kind != "blockade"),
 )
 
 
@@ -47,19 +69,31 @@ class Outcome:
     times: dict[str, list[float]] = field(default_factory=dict)
 
 
-def play(kind: str, tested: str, others: str, game: int, seed: int) -> Outcome:
-    """One game with the tested level on seat ``game % seats``."""
+def play(kind: str, tested: str, others: str, game: int, seed: int, fixed: bool) -> Outcome:
+    """One game with the tested level on seat ``game % seats`` (seat 0 for "/first").
+    ``fixed``: hard searches its 1-second node budget with no clock cap, so a busy
+    machine changes only the times, not the moves."""
     rules = engine.get(kind)
     rules.legal_actions(rules.initial())  # build the kind's tables before timing moves
-    seat = game % rules.seats
+    tested, _, where = tested.partition("/")
+    seat = 0 if where == FIRST else game % rules.seats
     levels = [tested if s == seat else others for s in range(rules.seats)]
     state = rules.initial()
     times: dict[str, list[float]] = {tested: [], others: []}
+    yardstick = opponents.FOR_FAMILY[rules.info.family]
+    nodes = round(bots._family(rules).nodes_per_second(rules)) if fixed else None
     while state.turn is not None:
         level = levels[state.turn]
-        start = time.perf_counter()
-        action = bots.choose(rules, state, level, seed=seed * 7919 + game * 31 + state.turn)
-        times[level].append(time.perf_counter() - start)
+        start = time.process_time()  # CPU time: other work on the machine does not count
+        move_seed = seed * 7919 + game * 31 + state.turn
+        if level == GREEDY:
+            action = opponents.play(yardstick, rules, state, move_seed)
+        else:
+            action = bots.choose(
+                rules, state, level, seed=move_seed,
+                nodes=nodes if level == "hard" else None, budget_s=30.0 if fixed else None,
+            )
+        times[level].append(time.process_time() - start)
         state = rules.apply(state, action)
     result = rules.result(state)
     return Outcome(result is not None and result.winner == seat, times)
@@ -75,11 +109,18 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _play(args: tuple[str, str, str, int, int]) -> Outcome:
+def _play(args: tuple[str, str, str, int, int, bool]) -> Outcome:
     return play(*args)
 
 
-def run(games: int, kinds: set[str] | None, seed: int, jobs: int) -> list[str]:
+def run(
+    games: int,
+    kinds: set[str] | None,
+    seed: int,
+    jobs: int,
+    only: set[str] | None = None,
+    fixed: bool = False,
+) -> list[str]:
     """Play every selected pairing; returns the report lines (also printed as they come)."""
     lines = [
         f"{'kind':13} {'pairing':16} {'games':>5} {'win':>6} {'95% CI':>13} {'target':>6}  "
@@ -91,14 +132,16 @@ def run(games: int, kinds: set[str] | None, seed: int, jobs: int) -> list[str]:
         for kind, tested, others, target in PAIRINGS:
             if kinds is not None and kind not in kinds:
                 continue
-            tasks = [(kind, tested, others, g, seed) for g in range(games)]
+            if only is not None and not only & {tested.partition("/")[0], others}:
+                continue
+            tasks = [(kind, tested, others, g, seed, fixed) for g in range(games)]
             outcomes = list(pool.map(_play, tasks) if pool else map(_play, tasks))
             wins = sum(o.won for o in outcomes)
             lo, hi = wilson(wins, games)
             line = (
                 f"{kind:13} {tested + ' v ' + others:16} {games:5d} {wins / games:6.0%} "
                 f"{f'{lo:.0%}-{hi:.0%}':>13} {target:6.0%}  "
-                f"{_times(outcomes, tested):>22} {_times(outcomes, others):>22}"
+                f"{_times(outcomes, tested.partition('/')[0]):>22} {_times(outcomes, others):>22}"
                 f"  {'PASS' if wins / games >= target else 'MISS'}"
             )
             print(line, flush=True)
@@ -123,11 +166,17 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="4 games per pairing")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--only", help="comma-separated levels: pairings involving one")
+    parser.add_argument(
+        "--fixed", action="store_true", help="hard's node budget only, no clock cap"
+    )
     args = parser.parse_args()
     kinds = set(args.kinds.split(",")) if args.kinds else None
+    only = set(args.only.split(",")) if args.only else None
     games = 4 if args.quick else args.games
     start = time.perf_counter()
-    run(games, kinds, args.seed, max(1, min(args.jobs, os.cpu_count() or 1)))
+    jobs = max(1, min(args.jobs, os.cpu_count() or 1))
+    run(games, kinds, args.seed, jobs, only, args.fixed)
     print(f"total {time.perf_counter() - start:.0f} s", flush=True)
 
 

@@ -45,6 +45,7 @@ TIME_CONTROLS = {
 MY_GAMES = 12
 # The lobby's "Play against the computer" form: its levels, in the order offered.
 BOT_LEVELS = [(level, level.capitalize()) for level in bots.LEVELS]
+BOT_ABOUT = [(level.capitalize(), bots.ABOUT[level]) for level in bots.LEVELS]  # how strong
 
 
 def _game_or_404(game_id: int) -> Game:
@@ -104,7 +105,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                  for seat in range(1, max(k["players"] for k in kinds))]
     return render(request, "games/lobby.html", {
         "kinds": kinds, "time_controls": TIME_CONTROLS, "my_games": mine,
-        "bot_levels": BOT_LEVELS, "bot_seats": bot_seats,
+        "bot_levels": BOT_LEVELS, "bot_about": BOT_ABOUT, "bot_seats": bot_seats,
         "lobby_data": {"kinds": kinds, "user": request.user.username or None},
     })
 

@@ -26,12 +26,30 @@ from . import barrier, blockade, blokus
 from .core import CLOCK_SHARE, Budget, Choice, only_action
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+# How strong each level is, in a sentence the lobby shows, from the ladder's figures
+# (bench/bot_ladder.py; docs/bots.md has the table they come from).
+ABOUT: dict[str, str] = {
+    "easy": (
+        "A beginner: it often moves or places at random, and medium beats it in about nine"
+        " games out of ten."
+    ),
+    "medium": (
+        "Plays the best move it sees one move ahead: it beats a simple greedy player in"
+        " nine two-player games out of ten, but at a four-seat table it wins only about one"
+        " race in four against three of them."
+    ),
+    "hard": (
+        "Thinks up to a second a move: it beats medium in most two-player games and a"
+        " simple greedy player in nearly all of them, and wins about six four-seat races in ten"
+        " against three greedy players (about half against three medium)."
+    ),
+}
 DEFAULT_BUDGET_S = 1.0  # hard's default thinking time per move, at most
 
 # The only place that maps a family to its evaluation module.
 _FAMILIES: dict[str, ModuleType] = {"barrier": barrier, "blockade": blockade, "blokus": blokus}
 
-__all__ = ["LEVELS", "Choice", "choose", "explain", "think"]
+__all__ = ["ABOUT", "LEVELS", "Choice", "choose", "explain", "think"]
 
 
 def _family(rules: Rules) -> ModuleType:

@@ -30,8 +30,9 @@ NODES_PER_SECOND = {2: 3000, 4: 1000}  # by seats; the clock stops a slow move f
 HARD_WALL_VALUE = 1.5  # hard's leaves (2 seats): keep barriers to answer late blocks
 HARD_WALLS_KEPT = 10  # ... for this many in hand; more (Bloqueio 2 has 12) count WALL_VALUE
 REPLY_WIDTH = 2  # opponent replies hard's 2-seat search tries: medium's best by its score
-LOOKAHEAD_WIDTH = 32  # candidates hard plays out with more than two seats
-LOOKAHEAD_ROUNDS = 2  # rounds of race-aware greedy replies it plays each one out for
+LOOKAHEAD_WIDTH = 64  # candidates hard plays out with more than two seats
+LOOKAHEAD_ROUNDS = 2  # rounds it plays each one out for, under each opponent model
+LOOKAHEAD_WALL_VALUE = 1.5  # a barrier in hand at the end of a four-seat playout
 
 
 # -- distances ------------------------------------------------------------------------
@@ -383,8 +384,12 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
     """Two seats: alpha-beta with iterative deepening over the race evaluation (see
     ``HardEvaluator``: the opponent's replies are its best two by medium's race-aware
     score). More seats: paranoid search (everyone against us) proved far too timid, so
-    the best one-ply candidates are played out for two rounds with every seat's greedy
-    reply."""
+    the best one-ply candidates are played out for two rounds under two opponent models,
+    each candidate worth its worse playout: opponents that run and block only for a
+    whole step's gain (``_runner``: then nobody else stops a leader, so we must), and
+    opponents that block whoever is about to win (``_reply``: then leading early only
+    draws their barriers). At the end of a playout a barrier in hand is worth
+    ``LOOKAHEAD_WALL_VALUE`` steps: the last seat holding barriers decides the race."""
     me = state.turn
     ev = BarrierEvaluator(rules)
     if rules.seats == 2:
@@ -394,11 +399,39 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
         state,
         me,
         ev.ranked(state, me)[:LOOKAHEAD_WIDTH],
-        lambda s: _reply(ev, s),
-        lambda s: ev.evaluate(s, me),
+        [lambda s: _reply(ev, s) if s.turn == me else _runner(ev, s), lambda s: _reply(ev, s)],
+        lambda s: ev.evaluate(s, me, LOOKAHEAD_WALL_VALUE),
         budget,
         rounds=LOOKAHEAD_ROUNDS,
     )
+
+
+def _runner(ev: BarrierEvaluator, state: Any) -> Any:
+    """An opponent as hard's four-seat search expects it: it runs (its best pawn move)
+    and blocks its nearest rival only when a barrier gains a whole step more than that
+    step, and never one of two rivals tied for nearest (slowing one gains nothing)."""
+    rules = ev.rules
+    seat = state.turn
+    moves = _moves(rules, state, seat)
+    others = [s for s in range(rules.seats) if s != seat and state.in_game[s]]
+    dist = {s: distance(rules, state, s) for s in others}
+    near = min(dist.values())
+    if not moves:
+        best, best_value = None, -float("inf")
+    else:
+        best = moves[0]
+        best_value = near - distance(rules, rules.apply(state, best), seat)
+    rivals = [s for s in others if dist[s] == near]
+    if len(rivals) == 1 and state.barriers_left[seat] > 0:
+        mine = distance(rules, state, seat)
+        for barrier in _legal(rules, state, _path_barriers(rules, state, rivals[0], 3)):
+            after = rules.apply(state, barrier)
+            value = min(distance(rules, after, s) for s in others) - mine
+            if value >= best_value + 1:
+                best, best_value = barrier, value
+    if best is None:
+        return rules.legal_actions(state)[0]
+    return best
 
 
 def _reply(ev: BarrierEvaluator, state: Any) -> Any:

@@ -202,7 +202,7 @@ def lookahead(
     state: Any,
     me: int,
     candidates: Sequence[Any],
-    reply: Callable[[Any], Any],
+    reply: Callable[[Any], Any] | Sequence[Callable[[Any], Any]],
     evaluate: Callable[[Any], float],
     budget: Budget,
     *,
@@ -212,24 +212,31 @@ def lookahead(
     deterministic policy, ours included) for ``rounds`` rounds, and keep the candidate
     whose position ``evaluate`` rates best for ``me``. For many seats this models the
     opponents as they are instead of as a coalition against ``me`` (paranoid search).
+    Given several reply policies (opponent models), a candidate is worth the worst of
+    its playouts: a move that only works if the others play one way is not chosen.
     A node is one move played; a candidate whose lookahead does not fit in the budget
     is dropped, and the first candidate is the answer when none fits.
     """
+    models = [reply] if callable(reply) else list(reply)
     turn_key = getattr(state, "colour", None)
     best, best_value, looked = candidates[0], -float("inf"), 0
     for action in candidates:
         try:
             budget.spend()
-            child = rules.apply(state, action)
-            for done in range(rounds):
-                if done and child.turn is not None:  # our own move opens the next round
-                    budget.spend()
-                    child = rules.apply(child, reply(child))
-                child = _round(rules, child, me, turn_key, reply, budget)
+            start = rules.apply(state, action)
+            value = float("inf")
+            for model in models:
+                child = start
+                for done in range(rounds):
+                    if done and child.turn is not None:  # our own move opens the next round
+                        budget.spend()
+                        child = rules.apply(child, model(child))
+                    child = _round(rules, child, me, turn_key, model, budget)
+                found = terminal_score(rules, child, me) if child.turn is None else evaluate(child)
+                value = min(value, found)
         except OutOfBudget:
             break
         looked += 1
-        value = terminal_score(rules, child, me) if child.turn is None else evaluate(child)
         if value > best_value:
             best, best_value = action, value
     return Choice(best, budget.used, rounds if looked else 0, best_value)

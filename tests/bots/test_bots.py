@@ -10,6 +10,7 @@ import pytest
 
 from games import bots, engine
 from games.bots.core import Budget, OutOfBudget
+from games.engine.barrier.actions import Move
 
 SMALL = {"hard": 60}  # nodes per hard move in these tests
 
@@ -221,3 +222,68 @@ def test_a_reason_names_the_mover_and_never_says_you(kind: str) -> None:
         reason = bots.explain(rules, state, action)
         assert not re.search(r"\byou(r|rs)?\b", reason, re.IGNORECASE), reason
         state = rules.apply(state, action)
+
+
+def test_four_seat_hard_stops_a_leader_nobody_else_would() -> None:
+    rules = engine.get("quoridor4")
+    # seat 0 ran while the others shuffled: it is 2 steps from its goal, everyone else 7
+    # or 8; hard (seat 3) must block it now. Expecting the others to block it (as medium
+    # would), the old search walked, and three greedy racers never block a 1-step gain
+    moves = "e7 d0 b4 h4 e6 e0 a4 i4 e5 d0 b4 h4 e4 e0 a4 i4 e3 d0 b4 h4 e2 e0 a4"
+    state = rules.replay(rules.parse_game(moves))
+    assert state.turn == 3 and rules.distance(state, 0) == 2
+    choice = bots.think(rules, state, "hard", seed=1, nodes=1000, budget_s=60)
+    assert rules.distance(rules.apply(state, choice.action), 0) > 2
+
+
+def test_the_runner_model_steps_unless_a_barrier_gains_a_whole_step_more() -> None:
+    from games.bots.barrier import BarrierEvaluator, _runner
+
+    rules = engine.get("quoridor4")
+    ev = BarrierEvaluator(rules)
+    state = rules.initial()
+    for _ in range(12):  # an open board: no single barrier gains two steps, so all run
+        action = _runner(ev, state)
+        assert isinstance(action, Move)
+        assert rules.distance(rules.apply(state, action), state.turn) < rules.distance(
+            state, state.turn
+        )
+        state = rules.apply(state, action)
+
+
+@pytest.mark.parametrize("kind", ["bloqueio", "quoridor4"])
+def test_four_seat_hard_at_its_full_budget_is_legal_bounded_and_seeded(kind: str) -> None:
+    from games.bots.barrier import nodes_per_second
+
+    rules, state = _midgame(kind, 9)
+    nodes = nodes_per_second(rules)
+    first = bots.think(rules, state, "hard", seed=4, nodes=nodes, budget_s=60)
+    again = bots.think(rules, rules.state_from_json(state.to_json()), "hard", seed=4,
+                       nodes=nodes, budget_s=60)
+    assert rules.is_legal(state, first.action)
+    assert first.action == again.action and 0 < first.nodes <= nodes
+    assert first.depth == 2  # every candidate kept was played out for both rounds
+
+
+def test_a_lookahead_with_several_opponent_models_keeps_each_candidates_worst() -> None:
+    from dataclasses import dataclass
+
+    from games.bots.core import lookahead
+
+    @dataclass(frozen=True)
+    class Toy:  # two seats add their action to a running total; seat 0 wants it high
+        turn: int
+        ply: int
+        total: int
+
+    class ToyRules:
+        def apply(self, state: Toy, action: int) -> Toy:
+            return Toy(1 - state.turn, state.ply + 1, state.total + action)
+
+    kind, cruel = (lambda s: 1), (lambda s: -5)  # two guesses at the opponent's reply
+    start = Toy(0, 0, 0)
+    for models, score in (([kind], 3), ([kind, cruel], -3)):
+        choice = lookahead(
+            ToyRules(), start, 0, [0, 2], models, lambda s: s.total, Budget(100, None)
+        )
+        assert (choice.action, choice.score) == (2, score)
