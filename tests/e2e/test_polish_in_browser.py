@@ -39,6 +39,9 @@ def test_resigning_a_ranked_game_on_a_phone_and_its_replay(server: Any) -> None:
         # The lobby sends a player of a live ranked game to it by itself.
         page.wait_for_url(re.compile(rf"/games/{game.pk}/$"))
         page.wait_for_selector('#board svg[data-status="active"]')
+        # The board is drawn from the page before its socket is up; resigning goes over
+        # the socket (offline, the page says it was not sent): wait until it is live.
+        page.wait_for_selector('#board-wrap[data-online="yes"]')
         page.click("#resign")
         page.click("#resign-confirm")
         page.wait_for_selector('#board svg[data-status="finished"]')
