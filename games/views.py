@@ -7,6 +7,7 @@ drawn without waiting for a request; the ES modules in `static/js/` take it from
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -29,6 +30,8 @@ from bloqueio_site.errors import ServiceError
 from games import bots, engine, selectors, services
 from games.boards import board_css, board_spec, render_svg, rules_figures
 from games.boards.colours import kind_label, seat_styles
+from games.engine.notation import format_cell
+from games.kind_words import words
 from games.live import presence
 from games.models import Game, Seat, Status
 
@@ -288,9 +291,16 @@ def rules_page(request: HttpRequest, kind: str) -> HttpResponse:
     if kind not in engine.KINDS:
         raise Http404(f"No game kind {kind}.")
     figures = rules_figures(kind)  # SVG we draw from the engine's data: safe markup
+    info = engine.get(kind).info
+    # The page is in the reader's language (LocaleMiddleware); the engine speaks English.
+    info = dataclasses.replace(info, title=words(info.title), summary=words(info.summary))
+    kinds = [{**k, "label": words(k["label"]), "summary": words(k["summary"])}
+             for k in _kinds()]
     return render(request, "rules/page.html", {
-        "kind": kind, "label": kind_label(kind), "info": engine.get(kind).info,
-        "rules_template": f"rules/{kind}.html", "kinds": _kinds(),
+        "kind": kind, "label": info.title, "info": info,
+        # the bottom right square: the page says how far the square names run
+        "last_square": format_cell((info.rows - 1, info.cols - 1)),
+        "rules_template": f"rules/{kind}.html", "kinds": kinds,
         "start_svg": mark_safe(figures["start"]),
         "pieces": [{"name": p["name"], "svg": mark_safe(p["svg"])}
                    for p in figures["pieces"]],
