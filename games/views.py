@@ -286,7 +286,8 @@ def check(request: HttpRequest, game_id: int) -> JsonResponse:
         legality = rules.is_legal(rules.state_from_json(game.state), action, seat)
     except engine.EngineError as exc:
         return JsonResponse({"ok": False, "reason": str(getattr(exc, "reason", exc))})
-    return JsonResponse({"ok": bool(legality.ok), "reason": texts.sentence(legality.reason)})
+    reason = texts.sentence(legality.reason) if legality.reason else legality.reason
+    return JsonResponse({"ok": bool(legality.ok), "reason": reason})
 
 
 def leaderboard(request: HttpRequest, kind: str = "bloqueio") -> HttpResponse:

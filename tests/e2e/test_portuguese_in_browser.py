@@ -18,7 +18,7 @@ import pytest
 from games import engine
 from tests.conftest import PASSWORD
 from tests.e2e.conftest import run_in_browser, shot
-from tests.e2e.test_play_the_computer_in_browser import api_get, best_step
+from tests.e2e.test_play_the_computer_in_browser import play_out
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -108,18 +108,7 @@ def newcomer(new_page: Any) -> None:
     assert_portuguese(page, "game", "Jogadores", "Lances", "Vermelho", "Verde")
     shot(page, "pt-game-vs-computer")
 
-    rules = engine.get(KIND)
-    while True:
-        page.wait_for_function(
-            "document.querySelector('#board svg').dataset.status !== 'active'"
-            " || document.querySelector('#board rect.cell.legal') !== null", timeout=20_000)
-        game = api_get(page, f"/api/games/{game_id}/")
-        if game["status"] != "active":
-            break
-        assert game["state"]["turn"] == 0 and game["ply"] < MAX_PLIES
-        r, c = best_step(rules, rules.state_from_json(game["state"]))["to"]
-        page.click(f'#board rect.cell.legal[data-row="{r}"][data-col="{c}"]')
-        page.wait_for_selector(f'#board svg:not([data-ply="{game["ply"]}"])')
+    game = play_out(page, game_id, engine.get(KIND), max_plies=MAX_PLIES)
 
     # The result, in Portuguese.
     page.wait_for_selector("#result:not([hidden])")
