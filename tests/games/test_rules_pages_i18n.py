@@ -1,7 +1,7 @@
 """The "How to play" pages in Brazilian Portuguese (issue 30): the same URL, chosen by the
 browser's Accept-Language, with no English sentence left, and a complete catalogue.
 
-The rules text is the page's own (templates/rules/, games/kind_words.py); the board
+The rules text is the page's own (templates/rules/, games/texts.py); the board
 drawing inside it is games/boards' SVG, which the site's other pages share, so it is
 left out of the comparison here.
 """
@@ -16,12 +16,12 @@ import pytest
 from django.conf import settings
 
 from games import engine
-from games.kind_words import KIND_WORDS
+from games.texts import KIND_WORDS
 
 pytestmark = pytest.mark.django_db
 
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "pt_BR" / "LC_MESSAGES" / "django.po"
-RULES_SOURCES = ("templates/rules/", "games/kind_words.py")
+RULES_SOURCES = ("templates/rules/", "games/texts.py")
 # Words a Portuguese page keeps: the games' and the site's names. Notation (f2, e3h, I5,
 # L5/0@a0), numbers and single letters (X, O, h, v) are kept too.
 NAMES = {"Bloqueio", "Quoridor", "Blokus", "Duo", "Blockade", "Run", "Online"}
@@ -171,7 +171,7 @@ def test_every_rules_message_is_translated_and_none_is_fuzzy():
 
 
 def test_every_kind_title_and_summary_is_marked_for_translation():
-    """A new kind, or a reworded summary, needs its words in games/kind_words.py."""
+    """A new kind, or a reworded summary, needs its words in games/texts.py."""
     for kind in engine.KINDS:
         info = engine.get(kind).info
         assert info.summary in KIND_WORDS, kind
