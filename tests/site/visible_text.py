@@ -75,5 +75,11 @@ def english_left(english: str, portuguese: str, *, names: frozenset[str] = froze
     """Sentences of the pt-BR page `portuguese` that are still those of `english`."""
     allowed = ALLOWED | {n.lower() for n in names}
     same = sentences(english) & sentences(portuguese)
-    return sorted(s for s in same
-                  if any(len(w) > 1 and w.lower() not in allowed for w in _WORD.findall(s)))
+    return sorted(s for s in same if any(_is_word(w) and w.lower() not in allowed
+                                         for w in _WORD.findall(s)))
+
+
+def _is_word(token: str) -> bool:
+    """A word to translate: not a single letter, nor notation with a digit in it (the
+    Blokus pieces I1 to Z5, squares such as f2)."""
+    return len(token) > 1 and not any(c.isdigit() for c in token)
