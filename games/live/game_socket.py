@@ -23,9 +23,10 @@ from chat import selectors as chat_selectors
 from chat import services as chat_services
 from chat.errors import Muted
 from games import selectors, services
-from games.live import fanout, presence
+from games.live import fanout, hello, presence
 from games.live.db import off_loop
 from games.live.frames import (
+    CLOSE_BANNED,
     CLOSE_NOT_FOUND,
     CLOSE_UNAUTHORIZED,
     FrameError,
@@ -37,8 +38,7 @@ from games.live.sockets import BaseConsumer
 
 log = logging.getLogger(__name__)
 
-# Chat messages a socket gets after `hello`, and at most in a `sync` answer.
-CHAT_ON_HELLO = 50
+# Chat messages a socket gets at most in a `sync` answer (after `hello`: hello.py's).
 CHAT_ON_SYNC = chat_selectors.HISTORY_CAP
 # A `sync` is a database read: its own, smaller budget within the frame rate, so that a
 # crowd of sockets asking again and again cannot slow everyone's requests (a client
@@ -46,19 +46,6 @@ CHAT_ON_SYNC = chat_selectors.HISTORY_CAP
 SYNC_PER_SECOND = 2.0
 SYNC_BURST = 5.0
 _STATUS_ORDER = {"waiting": 0, "active": 1, "finished": 2, "aborted": 2}
-
-def _hello(game_id: int, user: Any) -> tuple[dict[str, Any], int | None,
-                                            list[dict[str, Any]], bool] | None:
-    """The game, the viewer's seat, the last chat messages the viewer may read, and
-    whether the viewer moderates (reads both rooms while the game runs)."""
-    game = selectors.get_game(game_id)
-    if game is None:
-        return None
-    user_id = user.pk if user is not None and user.is_authenticated else None
-    chat = chat_selectors.history(game=game, viewer=user, limit=CHAT_ON_HELLO, newest=True)
-    return (selectors.game_json(game), selectors.seat_of(game, user_id), chat,
-            chat_selectors.is_moderator(user))
-
 
 def _chat_after(game_id: int, user: Any, after: int) -> list[dict[str, Any]] | None:
     game = selectors.get_game(game_id)
@@ -97,24 +84,28 @@ class GameConsumer(BaseConsumer):
             await self.refuse("authentication_failed", "Unknown or revoked token.",
                               CLOSE_UNAUTHORIZED)
             return
-        if not await self.listen_for_ban():
-            return
-        # Listen before reading the game: an event committed in between then arrives as a
-        # duplicate (dropped), never as a loss.
+        # Listen before reading (one read: games.live.hello): an event committed in
+        # between then arrives as a duplicate (dropped), never as a loss, and a ban
+        # committed in between either is seen by the read or reaches the account's topic.
         self.topic = fanout.game_topic(self.game_id)
-        await self.join(self.topic)
-        hello = await off_loop(_hello)(self.game_id, self.user)
-        if hello is None:
+        await self.join_all([self.topic] if self.user_id is None
+                            else [fanout.user_topic(self.user_id), self.topic])
+        found = await off_loop(hello.read)(self.game_id, self.user)
+        if not found.active:
+            await self.refuse("banned", "This account has been disabled.", CLOSE_BANNED)
+            return
+        if found.game is None:
             await self.refuse("not_found", f"No game {self.game_id}.", CLOSE_NOT_FOUND)
             return
-        game, self.seat, chat, self.moderator = hello
+        game, chat = found.game, found.chat
+        self.seat, self.moderator = found.seat, found.moderator
         self.seat_count = len(game["seats"])
         self.last_ply = game["ply"]
         self._note(game)
         await self.accept()
         self.present = True
-        await presence.touch(self.game_id, self.conn_id, self.seat)
-        game["presence"] = await self._presence_snapshot()
+        game["presence"] = await presence.enter(self.game_id, self.conn_id, self.seat,
+                                                self.seat_count)
         await self.send_json({"type": "hello", "you": {"seat": self.seat}, "game": game})
         if chat:  # read after subscribing: a message posted since comes after (held)
             await self.send_json({"type": "chat_history", "messages": chat})
@@ -135,8 +126,8 @@ class GameConsumer(BaseConsumer):
         if getattr(self, "present", False):  # accepted: it counted in presence
             self.present = False  # once
             try:
-                await presence.leave(self.game_id, self.conn_id, self.seat)
-                await self._announce_presence(await self._presence_snapshot())
+                await self._announce_presence(await presence.depart(
+                    self.game_id, self.conn_id, self.seat, self.seat_count))
             except Exception:
                 log.warning("presence update failed on disconnect", exc_info=True)
 

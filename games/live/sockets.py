@@ -194,6 +194,15 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         self.topics.append(topic)  # before the join: one that fails half-way is undone
         await self.hub.join(topic, self)
 
+    async def join_all(self, topics: list[str]) -> None:
+        """Join `topics` together (one wait for the subscriptions, not one each); every
+        join has ended, done or failed, before the first failure is raised."""
+        results = await asyncio.gather(*(self.join(t) for t in topics),
+                                       return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+
     async def release(self) -> None:
         """Leave every topic this connection joined; safe to call twice, and never raises
         (Redis may be the reason we are here). Subclasses add theirs."""
