@@ -136,7 +136,7 @@ async def phase(name: str, targets: list[Target],
     profilers = []
     if profile:
         slug = name.replace(", ", "-").replace(" ", "-")
-        profilers = [start_profilers([t.pid], f"{profile}-{slug}-{n}", gil=False)[0]
+        profilers = [start_profilers([t.pid], f"{profile}-{slug}-{n}", gil=True)[0]
                      for n, t in enumerate(targets)]
         await asyncio.sleep(1)  # py-spy attaches
     cpu0 = {t.label: cpu_seconds(t.pid) for t in targets}
@@ -269,7 +269,7 @@ def main() -> None:
                         help="the main server from a clean archive of REV, not this tree")
     parser.add_argument("--json", action="store_true", help="print one JSON line only")
     parser.add_argument("--profile", default="", metavar="PREFIX",
-                        help="py-spy each server during each phase: PREFIX-PHASE-N-PID.txt "
+                        help="py-spy (--gil: CPU) each server during each phase: PREFIX-PHASE-N-PID.txt "
                              "(N: 0 this tree, 1 --vs; bench/profile_summary.py reads them)")
     args = parser.parse_args()
     log_dir = ROOT / "test-artifacts"
