@@ -5,6 +5,8 @@ uvicorn, production settings, PostgreSQL and Redis from DATABASE_URL and REDIS_U
 one operation at a time, `--games` times each, in the order a game lives them:
 
     create         POST /api/games/ (a 4-seat `bloqueio` game, signed-up creator)
+    read           GET /api/games/{id}/ (what a page or client reads; the floor of a
+                   REST call that reads a game)
     join           POST /api/games/{id}/join/, the game still waiting (2 a game)
     join, starts   the join that fills the last seat and starts the game
     open, player   a player's socket, from the connect to its `hello` (token auth)
@@ -177,6 +179,9 @@ async def run(targets: list[Target], games: int, profile: str = "") -> None:
             seats[int(game["id"])] = [owners[n % creators], *joiners]
         return [lambda n=n: one(n) for n in range(games)]
 
+    def reads(t: Target) -> list[Callable[[], Awaitable[None]]]:
+        return [lambda g=g: _off(api, t.base, "GET", f"/api/games/{g.gid}/") for g in t.games]
+
     def joins(which: list[int]) -> Callable[[Target], list[Callable[[], Awaitable[None]]]]:
         def ops(t: Target) -> list[Callable[[], Awaitable[None]]]:
             return [lambda g=g, j=j: _off(api, t.base, "POST", f"/api/games/{g.gid}/join/",
@@ -216,7 +221,7 @@ async def run(targets: list[Target], games: int, profile: str = "") -> None:
         return [lambda g=g, i=i: close(g, i) for i in range(SOCKETS) for g in t.games]
 
     plan: list[tuple[str, Callable[[Target], list[Callable[[], Awaitable[None]]]]]] = [
-        ("create", create), ("join", joins([0, 1])), ("join, starts", joins([2])),
+        ("create", create), ("read", reads), ("join", joins([0, 1])), ("join, starts", joins([2])),
         ("open, player", opens(True)), ("open, watcher", opens(False)), ("move", moves),
         ("resign", resigns(range(1, 3))), ("resign, ends", resigns(range(3, 4))),
         ("close", closes),
@@ -269,8 +274,9 @@ def main() -> None:
                         help="the main server from a clean archive of REV, not this tree")
     parser.add_argument("--json", action="store_true", help="print one JSON line only")
     parser.add_argument("--profile", default="", metavar="PREFIX",
-                        help="py-spy (--gil: CPU) each server during each phase: PREFIX-PHASE-N-PID.txt "
-                             "(N: 0 this tree, 1 --vs; bench/profile_summary.py reads them)")
+                        help="py-spy (--gil: CPU) each server during each phase: "
+                             "PREFIX-PHASE-N-PID.txt (N: 0 this tree, 1 --vs; "
+                             "bench/profile_summary.py reads them)")
     args = parser.parse_args()
     log_dir = ROOT / "test-artifacts"
     log_dir.mkdir(exist_ok=True)
