@@ -12,8 +12,10 @@ one operation at a time, `--games` times each, in the order a game lives them:
     open, player   a player's socket, from the connect to its `hello` (token auth)
     open, watcher  a spectator's socket (no credentials), to its `hello`
     move           a move over the mover's socket, until all 6 sockets have its event
-    resign         POST /api/games/{id}/resign/, the game goes on (2 a game), until
-                   every socket has the event
+    move, ends     the last move of a recorded game, which ends it (half the games are
+                   played on to it first, untimed)
+    resign         POST /api/games/{id}/resign/, the game goes on (2 a game, the other
+                   half of the games), until every socket has the event
     resign, ends   the resign that leaves one player: the game finishes
     close          a socket closed by its client (6 a game)
 
@@ -65,8 +67,10 @@ class Game:
     sockets: list[Any] = field(default_factory=list)
     readers: list[asyncio.Task[None]] = field(default_factory=list)
     seen: list[int] = field(default_factory=list)
+    record: list[dict[str, Any]] = field(default_factory=list)  # the recorded game it plays
     turn: int = 0
     ply: int = 0
+    status: str = "waiting"
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -95,6 +99,7 @@ async def _read(game: Game, index: int, ws: Any) -> None:
                 game.seen[index] = frame["event"]["ply"]
                 game.turn = frame["game"]["state"]["turn"]
                 game.ply = frame["game"]["ply"]
+                game.status = frame["game"]["status"]
                 game.changed.set()
             elif frame.get("type") == "ping":
                 await ws.send('{"type": "pong"}')
@@ -122,6 +127,19 @@ async def _open(target: Target, game: Game, token: str | None) -> None:
     game.turn = hello["game"]["state"]["turn"]
     game.ply = hello["game"]["ply"]
     game.readers.append(asyncio.create_task(_read(game, len(game.seen) - 1, ws)))
+
+
+async def _move(game: Game) -> None:
+    """The game's next recorded move, by the seat to move, until every socket has it."""
+    ply = game.ply
+    await game.sockets[game.turn].send(json.dumps(
+        {"type": "action", "action": game.record[ply], "ply": ply, "ref": ply}))
+    await _everyone_has(game, ply + 1)
+
+
+async def _play_on(game: Game) -> None:
+    while game.ply < len(game.record) - 1:
+        await _move(game)
 
 
 async def _off(call: Callable[..., Any], *args: Any) -> Any:
@@ -175,7 +193,7 @@ async def run(targets: list[Target], games: int, profile: str = "") -> None:
         async def one(n: int) -> None:
             game = await _off(api, t.base, "POST", "/api/games/", {"kind": "bloqueio"},
                               owners[n % creators])
-            t.games.append(Game(int(game["id"])))
+            t.games.append(Game(int(game["id"]), record=recorded[n % len(recorded)]))
             seats[int(game["id"])] = [owners[n % creators], *joiners]
         return [lambda n=n: one(n) for n in range(games)]
 
@@ -196,13 +214,10 @@ async def run(targets: list[Target], games: int, profile: str = "") -> None:
         return ops
 
     def moves(t: Target) -> list[Callable[[], Awaitable[None]]]:
-        async def move(g: Game, record: list[dict[str, Any]]) -> None:
-            ply = g.ply
-            await g.sockets[g.turn].send(json.dumps(
-                {"type": "action", "action": record[ply], "ply": ply, "ref": ply}))
-            await _everyone_has(g, ply + 1)
-        return [lambda g=g, n=n: move(g, recorded[n % len(recorded)])
-                for _ in range(3) for n, g in enumerate(t.games)]
+        return [lambda g=g: _move(g) for _ in range(3) for g in t.games]
+
+    def last_moves(t: Target) -> list[Callable[[], Awaitable[None]]]:
+        return [lambda g=g: _move(g) for g in t.games[1::2]]
 
     def resigns(rounds: range) -> Callable[[Target], list[Callable[[], Awaitable[None]]]]:
         def ops(t: Target) -> list[Callable[[], Awaitable[None]]]:
@@ -211,7 +226,7 @@ async def run(targets: list[Target], games: int, profile: str = "") -> None:
                 await _off(api, t.base, "POST", f"/api/games/{g.gid}/resign/", {},
                            seats[g.gid][seat])
                 await _everyone_has(g, ply + 1)
-            return [lambda g=g, s=s: resign(g, s) for s in rounds for g in t.games]
+            return [lambda g=g, s=s: resign(g, s) for s in rounds for g in t.games[0::2]]
         return ops
 
     def closes(t: Target) -> list[Callable[[], Awaitable[None]]]:
@@ -223,12 +238,18 @@ async def run(targets: list[Target], games: int, profile: str = "") -> None:
     plan: list[tuple[str, Callable[[Target], list[Callable[[], Awaitable[None]]]]]] = [
         ("create", create), ("read", reads), ("join", joins([0, 1])), ("join, starts", joins([2])),
         ("open, player", opens(True)), ("open, watcher", opens(False)), ("move", moves),
-        ("resign", resigns(range(1, 3))), ("resign, ends", resigns(range(3, 4))),
-        ("close", closes),
+        ("move, ends", last_moves), ("resign", resigns(range(1, 3))),
+        ("resign, ends", resigns(range(3, 4))), ("close", closes),
     ]
     for name, ops in plan:
+        if name == "move, ends":  # half the games play on to their last move, untimed
+            print("  (playing half the games to their last move) ...", flush=True)
+            await asyncio.gather(*(_play_on(g) for t in targets for g in t.games[1::2]))
         print(f"  {name} ...", flush=True)
         await phase(name, targets, ops, profile)
+        if name == "move, ends" and any(g.status != "finished"
+                                        for t in targets for g in t.games[1::2]):
+            raise RuntimeError("a recorded game did not end with its last move")
 
 
 def report(targets: list[Target]) -> dict[str, Any]:
