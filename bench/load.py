@@ -34,6 +34,12 @@ next game over the API as soon as one ends, measured over a window of WINDOW sec
 (bench/continuous.py): games start and end, and sockets open and close, all the time.
 
     python bench/load.py --spawn 1 --games 50 --continuous 20
+
+`--server-commit REV` spawns the servers from a clean `git archive` of REV instead of
+this tree, with this load client: run it and the same command without it one after the
+other for an A/B on a shared machine. `--profile PREFIX` (with `--profile-gil` or
+`--profile-idle`) runs py-spy on the servers while the games play (or over the
+continuous window); bench/profile_summary.py reads what it writes.
 """
 
 from __future__ import annotations
