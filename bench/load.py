@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+import orjson
 import websockets
 from balancer import Ports, proxies
 from processes import (  # noqa: F401  (re-exported: the other benchmarks use load.spawn ...)
@@ -151,13 +152,19 @@ class GameRun:
 
 async def connection(run: GameRun, ws_base: str, token: str | None, stop: asyncio.Event,
                      opened: asyncio.Event) -> None:
+    """One socket of `run`'s game: after its `hello`, act whenever it is this seat's turn,
+    count every event, until the game's last ply or `stop`.
+
+    Frugal, since the load client shares the machine with the server: frames are read
+    with a plain `recv` (an `asyncio.wait_for` around each, to look at `stop` now and
+    then, cost more than decoding the frame) and `stop` closes the socket instead."""
     headers = {"Origin": ws_base.replace("ws://", "http://")}
     if token:
         headers["Authorization"] = f"Token {token}"
     async with websockets.connect(f"{ws_base}/ws/games/{run.game_id}/",
                                   additional_headers=headers, open_timeout=60,
                                   max_queue=None) as ws:
-        hello = json.loads(await ws.recv())
+        hello = orjson.loads(await ws.recv())
         opened.set()
         seat = hello["you"]["seat"]
         turn = hello["game"]["state"]["turn"]
@@ -170,23 +177,32 @@ async def connection(run: GameRun, ws_base: str, token: str | None, stop: asynci
                 await ws.send(json.dumps({"type": "action", "action": run.actions[ply],
                                           "ply": ply, "ref": ply}))
 
-        await act()
-        while not stop.is_set() and ply < len(run.actions):
-            try:
-                frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=1))
-            except TimeoutError:
-                continue
-            kind = frame["type"]
-            if kind == "event":
+        async def close_on_stop() -> None:
+            await stop.wait()
+            await ws.close()
+
+        closer = asyncio.create_task(close_on_stop())
+        try:
+            await act()
+            while ply < len(run.actions):
+                try:
+                    text = await ws.recv()
+                except websockets.ConnectionClosedOK:
+                    break
                 now = time.perf_counter()
-                ply = frame["event"]["ply"]
-                run.received(ply, now)
-                turn = frame["game"]["state"]["turn"]
-                await act()
-            elif kind == "error":
-                run.errors.append(f"{frame.get('code')}: {frame.get('detail')}")
-            elif kind == "ping":
-                await ws.send('{"type": "pong"}')
+                frame = orjson.loads(text)
+                kind = frame["type"]
+                if kind == "event":
+                    ply = frame["event"]["ply"]
+                    run.received(ply, now)
+                    turn = frame["game"]["state"]["turn"]
+                    await act()
+                elif kind == "error":
+                    run.errors.append(f"{frame.get('code')}: {frame.get('detail')}")
+                elif kind == "ping":
+                    await ws.send('{"type": "pong"}')
+        finally:
+            closer.cancel()
 
 
 async def set_up_games(base: str, count: int, shared_users: bool, concurrency: int
