@@ -27,8 +27,8 @@ from django.views.decorators.http import require_GET, require_POST
 from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
 from games import bots, engine, selectors, services
-from games.boards import board_css, board_spec, render_svg, rules_figures
-from games.boards.colours import kind_label, seat_styles
+from games.boards import board_css, page_seat_styles, page_spec, render_svg, rules_figures
+from games.boards.colours import kind_label
 from games.live import presence
 from games.models import Game, Seat, Status
 
@@ -62,7 +62,7 @@ def _kinds() -> list[dict[str, Any]]:
         label = kind_label(k)
         # "Bloqueio (2 players)" already says how many; others get it added for menus.
         counted = f"{info.seats} player" in label
-        out.append({"kind": k, "label": label, "seats": list(seat_styles(k)),
+        out.append({"kind": k, "label": label, "seats": page_seat_styles(k),
                     "menu_label": label if counted else f"{label} ({info.seats} players)",
                     "summary": info.summary, "players": info.seats,
                     "clock": info.clock})
@@ -184,7 +184,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     user_id = request.user.pk if request.user.is_authenticated else None
     seat = selectors.seat_of(game, user_id)
     data = {
-        "game": body, "spec": board_spec(game.kind), "events": _event_rows(game),
+        "game": body, "spec": page_spec(game.kind), "events": _event_rows(game),
         "me": {"username": request.user.username or None, "seat": seat,
                "moderator": request.user.has_perm("moderation.delete_message")},
         "label": kind_label(game.kind),
@@ -226,7 +226,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     if ply == -1:
         return HttpResponseBadRequest(f"ply must be a whole number from 0 to {game.ply}.")
     data = {
-        "game": selectors.game_json(game), "spec": board_spec(game.kind),
+        "game": selectors.game_json(game), "spec": page_spec(game.kind),
         "events": _event_rows(game), "states": _states(game),
         "ply": game.ply if ply is None else ply,
         "label": kind_label(game.kind),

@@ -2,8 +2,10 @@
 // games/boards/blockade.py embeds (the same layout constants as the server's board.svg).
 // Rotation is a change of coordinates (0 or a half turn), not an SVG transform, so labels
 // and symbols stay upright: in Blockade Run the viewer's start side is at the bottom;
-// Blockade has no sides and never turns. The view (blockade.js) turns clicks, taps and
-// keys into actions.
+// Blockade has no sides and never turns. Colours are the page's theme and palette
+// variables (games/boards/palettes.py), and every seat shows its letter besides its
+// colour: on marks, pawns and Blockade Run's goal rows. The view (blockade.js) turns
+// clicks, taps and keys into actions.
 
 import { cellName } from "./cells.js";
 import { keep, svg } from "./dom.js";
@@ -95,12 +97,18 @@ export class Board {
         const rect = svg("rect", {
           class: "cell", "data-row": r, "data-col": c, "data-goal": goal, x: x + inset, y: y + inset,
           width: cell - 2 * inset, height: cell - 2 * inset, rx: 6,
-          fill: goal === null ? "#ffffff" : this.spec.seats[goal].colour,
+          fill: goal === null ? "var(--board-cell)" : this.spec.seats[goal].colour,
           "fill-opacity": goal === null ? null : this.L.goal_opacity, stroke: this.L.grid,
         });
         rect.append(svg("title", {}, cellName([r, c])));
         this.cellNodes.set(key([r, c]), rect);
         this.cellsLayer.append(rect);
+        if (goal !== null) { // whose goal, in a letter too (a corner: pawns and dots keep the middle)
+          this.cellsLayer.append(svg("text", {
+            class: "zone-mark", x: x + inset + 5, y: y + inset + 15, "font-size": 13, "font-weight": 700,
+            fill: this.spec.seats[goal].text, "pointer-events": "none", "aria-hidden": "true",
+          }, this.spec.seats[goal].initial));
+        }
       }
     }
   }
@@ -223,7 +231,7 @@ export class Board {
     const g = svg("g", { class: `pawn${isLast ? " last" : ""}`, "data-seat": seat, "data-row": p[0], "data-col": p[1], "data-last": isLast ? "true" : null });
     g.append(svg("title", {}, `${s.name} pawn on ${cellName(p)}`));
     g.append(svg("circle", { cx, cy, r: radius, fill: s.colour, stroke: ink, "stroke-width": 2 }));
-    g.append(svg("text", { x: cx, y: cy + 7, "text-anchor": "middle", "font-size": 20, "font-weight": 700, fill: ink, "font-family": "system-ui, sans-serif" }, s.initial));
+    g.append(svg("text", { x: cx, y: cy + 7, "text-anchor": "middle", "font-size": 20, "font-weight": 700, fill: s.ink, "font-family": "system-ui, sans-serif" }, s.initial));
     return g;
   }
 
