@@ -222,7 +222,7 @@ def test_the_engines_seat_colours_are_the_standard_palette() -> None:
 
 
 @pytest.mark.parametrize("vision", VISIONS)
-@pytest.mark.parametrize("palette", ["standard", "colour-blind"])
+@pytest.mark.parametrize("palette", list(PALETTES))
 def test_seats_of_every_kind_stay_apart_for_every_colour_vision(palette: str,
                                                                 vision: str) -> None:
     d, kind, a, b = smallest_difference(palette, vision)
@@ -235,14 +235,14 @@ def test_the_colour_blind_palette_keeps_seats_further_apart_than_the_standard() 
                 >= smallest_difference("standard", vision)[0]), vision
 
 
-@pytest.mark.parametrize("palette", ["standard", "colour-blind"])
+@pytest.mark.parametrize("palette", list(PALETTES))
 def test_letters_on_every_seat_colour_meet_aa(palette: str) -> None:
     for slot, fill in PALETTES[palette].items():
         assert contrast(ink_on(fill), fill) >= 4.5, (palette, slot)
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("palette", ["standard", "colour-blind"])
+@pytest.mark.parametrize("theme", sorted(themes()))
+@pytest.mark.parametrize("palette", list(PALETTES))
 def test_seat_text_meets_aa_on_every_background_of_the_theme(palette: str, theme: str) -> None:
     values = themes()[theme]
     for slot, fill in PALETTES[palette].items():
