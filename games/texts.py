@@ -20,7 +20,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
 
 from games import bots, engine
-from games.boards import board_spec
+from games.boards import page_spec
 from games.boards.colours import kind_label, seat_styles
 
 # The kinds' titles and summaries (engine KindInfo.title, .summary) and the measure
@@ -259,8 +259,9 @@ def status(value: str) -> str:
 
 
 def spec(kind: str) -> dict[str, Any]:
-    """`games.boards.board_spec(kind)` with its words in the active language."""
-    found = board_spec(kind)
+    """`games.boards.page_spec(kind)` (colours following the reader's theme and palette)
+    with its words in the active language."""
+    found = page_spec(kind)
     found["title"] = words(found["title"])
     found["summary"] = words(found["summary"])
     for entry in (*found["colours"], *found["seats"]):

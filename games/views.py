@@ -30,8 +30,7 @@ from django.views.decorators.http import require_GET, require_POST
 from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
 from games import bots, engine, selectors, services, texts
-from games.boards import board_css, render_svg, rules_figures
-from games.boards.colours import seat_styles
+from games.boards import board_css, page_seat_styles, render_svg, rules_figures
 from games.engine.notation import format_cell
 from games.live import presence
 from games.models import Game, Seat, Status
@@ -69,7 +68,7 @@ def _kinds() -> list[dict[str, Any]]:
     out = []
     for k in engine.KINDS:
         info = engine.get(k).info
-        seats = [{**s, "name": texts.colour(s["name"])} for s in seat_styles(k)]
+        seats = [{**s, "name": texts.colour(s["name"])} for s in page_seat_styles(k)]
         out.append({"kind": k, "label": texts.kind_title(k), "seats": seats,
                     "menu_label": texts.menu_label(k),
                     "summary": texts.kind_summary(k), "players": info.seats,

@@ -3,7 +3,9 @@
 `board_spec(kind)` is the common part (kind, family, title, grid size, per seat and per
 colour its name, colours and initial) plus the family's own (`<family>.spec`); the page
 embeds it as JSON and `static/js/boards/<family>.js` draws with it. `render_svg` is the
-same position as a standalone image (`/games/{id}/board.svg`). A family module has:
+same position as a standalone image (`/games/{id}/board.svg`). `page_spec(kind)` is
+the spec as the page embeds it, its colours the theme's and palette's CSS variables
+(palettes.py). A family module has:
 
     spec(kind) -> dict                                 what its board needs beyond the common spec
     render_svg(kind, spec, state, *, ply, title) -> str
@@ -22,6 +24,7 @@ from typing import Any
 from games import engine
 from games.boards import barrier, blockade, blokus
 from games.boards.colours import seat_styles
+from games.boards.palettes import paint, painted
 
 FAMILIES: dict[str, ModuleType] = {"barrier": barrier, "blockade": blockade, "blokus": blokus}
 
@@ -49,6 +52,17 @@ def _spec(kind: str) -> dict[str, Any]:
 def board_spec(kind: str) -> dict[str, Any]:
     """Everything the page needs to draw a `kind` board (a fresh copy)."""
     return copy.deepcopy(_spec(kind))
+
+
+def page_spec(kind: str) -> dict[str, Any]:
+    """`board_spec(kind)` as the page embeds it: colours that follow the palette and
+    theme the reader chose (palettes.py)."""
+    return painted(_spec(kind))
+
+
+def page_seat_styles(kind: str) -> list[dict[str, Any]]:
+    """Each colour of `kind` as the lobby shows it (colours.seat_styles, painted)."""
+    return [paint(s) for s in seat_styles(kind)]
 
 
 def board_css(kind: str) -> str:

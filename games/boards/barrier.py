@@ -113,19 +113,17 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
                 f'width="{CELL - 2 * INSET}" height="{CELL - 2 * INSET}" rx="5" '
                 f'fill="{fill}"{opacity} stroke="#cbd5e1"/>'
             )
+            if zone != ZONE_INNER:  # whose zone, in a letter too (as barrier-board.js)
+                out.append(
+                    f'<text class="zone-mark" x="{MARGIN + c * CELL + CELL / 2}" '
+                    f'y="{MARGIN + r * CELL + CELL / 2 + 4}" text-anchor="middle" '
+                    f'font-size="11" fill="{seats[zone]["text"]}" aria-hidden="true">'
+                    f'{escape(seats[zone]["initial"])}</text>')
     if grid == 9:  # Quoridor: goal rows/columns are marked by a coloured band outside
         for seat in seats:
             out.append(_goal_band(seat, grid))
     for barrier in state.get("barriers", []):
-        (r0, c0), (r1, c1) = wall_points(barrier["at"], barrier["orientation"])
-        colour = seats[barrier["seat"]]["text"] if "seat" in barrier else INK
-        out.append(
-            f'<line class="wall" data-at="{barrier["at"][0]},{barrier["at"][1]}" '
-            f'data-orientation="{barrier["orientation"]}" data-seat="{barrier.get("seat", "")}" '
-            f'x1="{MARGIN + c0 * CELL}" y1="{MARGIN + r0 * CELL}" '
-            f'x2="{MARGIN + c1 * CELL}" y2="{MARGIN + r1 * CELL}" '
-            f'stroke="{colour}" stroke-width="{WALL}" stroke-linecap="round"/>'
-        )
+        out.append(_wall(barrier, seats))
     for index, pawn in enumerate(state.get("pawns", [])):
         if pawn is None:
             continue
@@ -138,21 +136,50 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
             f'<circle cx="{cx}" cy="{cy}" r="{PAWN_R}" fill="{seat["colour"]}" '
             f'stroke="{INK}" stroke-width="2"/>'
             f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="15" '
-            f'font-weight="700" fill="{INK}" font-family="system-ui, sans-serif">'
+            f'font-weight="700" fill="{seat["ink"]}" font-family="system-ui, sans-serif">'
             f"{seat['initial']}</text></g>"
         )
     out.append("</svg>")
     return "\n".join(out)
 
 
+def _seat_mark(seat: dict[str, Any], cx: float, cy: float, cls: str) -> str:
+    """A seat's letter on a small disc of its colour (as barrier-board.js seatMark)."""
+    return (f'<g class="{cls}" aria-hidden="true"><circle cx="{cx}" cy="{cy}" r="7" '
+            f'fill="{seat["colour"]}" stroke="{seat["text"]}" stroke-width="1.5"/>'
+            f'<text x="{cx}" y="{cy + 3.5}" text-anchor="middle" font-size="10" '
+            f'font-weight="800" fill="{seat["ink"]}" font-family="system-ui, sans-serif">'
+            f'{escape(seat["initial"])}</text></g>')
+
+
+def _wall(barrier: dict[str, Any], seats: list[dict[str, Any]]) -> str:
+    """A barrier: its line, and with an owner that seat's letter at its middle."""
+    (r0, c0), (r1, c1) = wall_points(barrier["at"], barrier["orientation"])
+    x1, y1, x2, y2 = MARGIN + c0 * CELL, MARGIN + r0 * CELL, MARGIN + c1 * CELL, MARGIN + r1 * CELL
+    where = (f'data-at="{barrier["at"][0]},{barrier["at"][1]}" '
+             f'data-orientation="{barrier["orientation"]}" data-seat="{barrier.get("seat", "")}"')
+    line = (f'x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke-width="{WALL}" '
+            'stroke-linecap="round"')
+    if "seat" not in barrier:
+        return f'<line class="wall" {where} {line} stroke="{INK}"/>'
+    seat = seats[barrier["seat"]]
+    return (f'<g class="wall" {where}><line class="wall-line" {line} stroke="{seat["text"]}"/>'
+            + _seat_mark(seat, (x1 + x2) / 2, (y1 + y2) / 2, "wall-mark") + "</g>")
+
+
 def _goal_band(seat: dict[str, Any], grid: int) -> str:
     axis, line = seat["goal"]["axis"], seat["goal"]["line"]
     thick, far = 5, MARGIN + grid * CELL
+    mid = MARGIN + grid // 2 * CELL  # the letter between the two middle labels
     if axis == 0:
         y = MARGIN - thick - 1 if line == 0 else far + 1
         x, w, h = MARGIN, grid * CELL, thick
+        cx, cy = mid, y + h / 2
     else:
         x = MARGIN - thick - 1 if line == 0 else far + 1
         y, w, h = MARGIN, thick, grid * CELL
+        cx, cy = x + w / 2, mid
     return (f'<rect class="goal" data-seat="{seat["seat"]}" x="{x}" y="{y}" width="{w}" '
-            f'height="{h}" rx="2" fill="{seat["colour"]}"/>')
+            f'height="{h}" rx="2" fill="{seat["colour"]}" stroke="{seat["text"]}" '
+            'stroke-width="1"/>'
+            + _seat_mark(seat, cx, cy, "goal-mark"))

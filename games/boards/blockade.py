@@ -1,20 +1,20 @@
 """The blockade family's board (blockade, blockade_run): spec and SVG.
 
 `spec(kind)` adds what a blockade board needs to the common spec: the layout constants
-(`CELL`, `MARGIN`, inset, pawn radius, mark size, ink) that `static/js/boards/blockade.js`
-draws with too, so a shared image and the live board match; for `blockade_run` also each
-seat's start cell and goal row (`starts`, `goal_rows`, by seat). The common `seats` are
-left as they are.
+(`CELL`, `MARGIN`, inset, pawn radius, mark size, ink) that
+`static/js/boards/blockade-board.js` draws with too, so a shared image and the live
+board match; for `blockade_run` also each seat's start cell and goal row (`starts`,
+`goal_rows`, by seat). The common `seats` are left as they are.
 
 `render_svg` draws a position with row 0 at the top and the notation's coordinate labels
 (columns a.., rows 0..): Blockade's placed cells as tinted squares in the seat's colour
 with its symbol (X / O) on them, the most recent placement ringed; Blockade Run's goal
-rows tinted in their seat's colour, blocked cells as dark blocks, the pawns as circles
-with their seat's initial, the pawn that ran last ringed. Cells are
-`<rect class="cell" data-row data-col>`; marks `<g class="mark" data-seat data-row
-data-col>`, blocks `<rect class="block" data-row data-col>`, pawns `<g class="pawn"
-data-seat data-row data-col>`; the last move's mark or pawn adds `data-last="true"` and a
-`last-ring` around its cell.
+rows tinted in their seat's colour and marked with its initial, blocked cells as dark
+blocks, the pawns as circles with their seat's initial, the pawn that ran last ringed.
+Cells are `<rect class="cell" data-row data-col>`; marks `<g class="mark" data-seat
+data-row data-col>`, blocks `<rect class="block" data-row data-col>`, pawns `<g
+class="pawn" data-seat data-row data-col>`; the last move's mark or pawn adds
+`data-last="true"` and a `last-ring` around its cell.
 """
 
 from __future__ import annotations
@@ -117,6 +117,11 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
                 f'x="{x + INSET}" y="{y + INSET}" width="{CELL - 2 * INSET}" '
                 f'height="{CELL - 2 * INSET}" rx="6" fill="{fill}"{opacity} stroke="{GRID}"/>'
             )
+            if goal is not None:  # whose goal, in a letter too (as blockade-board.js)
+                out.append(
+                    f'<text class="zone-mark" x="{x + INSET + 5}" y="{y + INSET + 15}" '
+                    f'font-size="13" font-weight="700" fill="{seats[goal]["text"]}" '
+                    f'aria-hidden="true">{escape(seats[goal]["initial"])}</text>')
     if kind == "blockade":
         out.extend(_marks(spec, state, last_at))
     else:
@@ -189,7 +194,7 @@ def _run_pieces(spec: dict[str, Any], state: dict[str, Any],
             f'<circle cx="{cx}" cy="{cy}" r="{PAWN_R}" fill="{seat["colour"]}" '
             f'stroke="{INK}" stroke-width="2"/>'
             f'<text x="{cx}" y="{cy + 7}" text-anchor="middle" font-size="20" '
-            f'font-weight="700" fill="{INK}" font-family="system-ui, sans-serif">'
+            f'font-weight="700" fill="{seat["ink"]}" font-family="system-ui, sans-serif">'
             f"{escape(seat['initial'])}</text></g>"
         )
     return out

@@ -18,7 +18,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from games import engine
-from games.boards.colours import INK, contrast, seat_styles
+from games.boards.colours import INK, seat_styles
 from games.engine.blokus import pieces
 
 CELL = 30  # one square, in SVG user units
@@ -33,12 +33,6 @@ def _cells(shape: tuple[tuple[int, int], ...]) -> list[list[int]]:
     return [[r, c] for r, c in shape]
 
 
-def initial_ink(fill: str) -> str:
-    """The colour of the initials drawn on squares of `fill`: the site's ink, or black
-    where the ink would miss 4.5:1 (Duo's purple)."""
-    return INK if contrast(INK, fill) >= 4.5 else "#000000"
-
-
 def spec(kind: str) -> dict[str, Any]:
     """What a renderer needs beyond the common spec to draw a `kind` board."""
     rules: Any = engine.get(kind)  # a blokus family's rules: it has a geometry
@@ -50,7 +44,7 @@ def spec(kind: str) -> dict[str, Any]:
                              "board's edges, letter then number).",
             "notation_placeholder": "Type a move: L5/0@a0",
         },
-        "initial_ink": [initial_ink(c["colour"]) for c in seat_styles(kind)],
+        "initial_ink": [c["ink"] for c in seat_styles(kind)],  # colours.ink_on
         "layout": {"cell": CELL, "margin": MARGIN, "gap": GAP, "ink": INK,
                    "empty": EMPTY, "grid": BOARD_BG, "label": LABEL},
         "size": geo.size,

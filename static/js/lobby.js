@@ -14,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 function seatChips(game) {
   const styles = labels[game.kind] ? labels[game.kind].seats : [];
   return el("span", { class: "seats-inline" }, game.seats.map((s, i) => el("span", {},
-    el("span", { class: "chip", style: `background:${styles[i] ? styles[i].colour : "#e2e8f0"};width:1.2rem;height:1.2rem;font-size:.7rem;margin-right:.2rem;vertical-align:-.2rem`, "aria-hidden": "true" }, styles[i] ? styles[i].initial : i),
+    el("span", { class: "chip", style: `background:${styles[i] ? styles[i].colour : "var(--pill-bg)"};color:${styles[i] ? styles[i].ink : "var(--fg)"};width:1.2rem;height:1.2rem;font-size:.7rem;margin-right:.2rem;vertical-align:-.2rem`, "aria-hidden": "true" }, styles[i] ? styles[i].initial : i),
     s.bot ? [`Computer (${s.bot}) `, el("span", { class: "pill bot" }, "bot")]
       : s.username ? el("span", { class: "uname", title: s.username }, s.username) : "open")));
 }

@@ -97,6 +97,9 @@ def play_the_computer(new_page, worker):
 
     # The form: one level select for Quoridor's one other seat, named by its colour.
     page.select_option("#computer-kind", "quoridor")
+    # lobby.js, a module run once the page is parsed, hides the seats the kind lacks: under
+    # load the page may be here first
+    page.wait_for_selector('#computer-seats [data-seat="2"]', state="hidden")
     assert page.locator("#computer-seats [data-seat]:visible").count() == 1
     assert page.inner_text('#computer-seats [data-seat="1"] label').strip().endswith("Blue")
     page.select_option("#computer-bot-1", "easy")

@@ -65,7 +65,7 @@ def test_kinds_and_info() -> None:
     assert RULES["blokus2"].info.title == "Blokus (2 players)"
     assert RULES["blokus2"].info.colour_seats == (0, 1, 0, 1)
     assert (DUO.info.title, DUO.info.rows, DUO.info.cols, DUO.seats) == ("Blokus Duo", 14, 14, 2)
-    assert CLASSIC.info.to_json()["colours"][0]["colour"] == "#3b82f6"
+    assert CLASSIC.info.to_json()["colours"][0]["colour"] == "#2563eb"  # palettes.json
 
 
 def test_every_rules_object_has_the_whole_protocol() -> None:

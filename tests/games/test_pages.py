@@ -8,7 +8,7 @@ import re
 import pytest
 
 from games import engine, services
-from games.boards import board_spec
+from games.boards import page_spec
 from games.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +79,7 @@ def test_game_page_embeds_game_spec_and_move_list(client, game):
     data = embedded(response, "game-data")
     assert data["game"]["ply"] == 3
     assert [e["text"] for e in data["events"]] == ["f2", "e9", "e3h"]
-    assert data["spec"] == board_spec("bloqueio2")
+    assert data["spec"] == page_spec("bloqueio2")
     assert data["me"]["seat"] is None
     assert "presence" in data["game"]
 

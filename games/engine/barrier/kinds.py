@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from ..palettes import STANDARD
 from .geometry import Geometry, SeatSpec
 from .rules import BarrierRules
 
-# Seat colours of RULES.md section 1; Quoridor's seats use the same four in seat order.
-_RED = SeatSpec((1, 5), 0, 10, "R", "#ef4444", "Red")
-_BLUE = SeatSpec((5, 9), 1, 0, "B", "#3b82f6", "Blue")
-_GREEN = SeatSpec((9, 5), 0, 0, "G", "#22c55e", "Green")
-_YELLOW = SeatSpec((5, 1), 1, 10, "Y", "#f59e0b", "Yellow")
+# Seat colours of RULES.md section 1 (their shades: palettes.json); Quoridor's seats use
+# the same four in seat order.
+_RED = SeatSpec((1, 5), 0, 10, "R", STANDARD["red"], "Red")
+_BLUE = SeatSpec((5, 9), 1, 0, "B", STANDARD["blue"], "Blue")
+_GREEN = SeatSpec((9, 5), 0, 0, "G", STANDARD["green"], "Green")
+_YELLOW = SeatSpec((5, 1), 1, 10, "Y", STANDARD["yellow"], "Yellow")
 
 _Q = (
-    SeatSpec((8, 4), 0, 0, "0", "#ef4444", "Red"),
-    SeatSpec((0, 4), 0, 8, "1", "#3b82f6", "Blue"),
-    SeatSpec((4, 0), 1, 8, "2", "#22c55e", "Green"),
-    SeatSpec((4, 8), 1, 0, "3", "#f59e0b", "Yellow"),
+    SeatSpec((8, 4), 0, 0, "0", STANDARD["red"], "Red"),
+    SeatSpec((0, 4), 0, 8, "1", STANDARD["blue"], "Blue"),
+    SeatSpec((4, 0), 1, 8, "2", STANDARD["green"], "Green"),
+    SeatSpec((4, 8), 1, 0, "3", STANDARD["yellow"], "Yellow"),
 )
 
 RULES: dict[str, BarrierRules] = {

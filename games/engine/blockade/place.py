@@ -11,6 +11,7 @@ import re
 from ..common import LEGAL, Leave, Legality
 from ..errors import InvalidAction, brief
 from ..notation import CELL, cell_from_name, format_cell
+from ..palettes import STANDARD
 from ..protocol import KindInfo, SeatInfo
 from .actions import Place, PlaceAction, parse_place
 from .base import BlockadeFamilyRules
@@ -36,7 +37,7 @@ class BlockadeRules(BlockadeFamilyRules[PlaceState, Place]):
         seats=2,
         rows=SIZE,
         cols=SIZE,
-        colours=(SeatInfo("X", "#3b82f6", "X"), SeatInfo("O", "#f59e0b", "O")),
+        colours=(SeatInfo("X", STANDARD["blue"], "X"), SeatInfo("O", STANDARD["yellow"], "O")),
         move_limit=200,
         clock=(60, 2),  # a dozen moves a seat at most
         measure_name="placements available",

@@ -13,6 +13,7 @@ import re
 from ..common import LEGAL, Cell, Leave, Legality
 from ..errors import InvalidAction, brief
 from ..notation import CELL, cell_from_name, format_cell
+from ..palettes import STANDARD
 from ..protocol import KindInfo, SeatInfo
 from .actions import Run, RunAction, parse_run
 from .base import BlockadeFamilyRules
@@ -41,7 +42,7 @@ class BlockadeRunRules(BlockadeFamilyRules[RunState, Run]):
         seats=2,
         rows=SIZE,
         cols=SIZE,
-        colours=(SeatInfo("Red", "#ef4444", "R"), SeatInfo("Green", "#22c55e", "G")),
+        colours=(SeatInfo("Red", STANDARD["red"], "R"), SeatInfo("Green", STANDARD["green"], "G")),
         move_limit=200,
         clock=(60, 2),  # a dozen moves a seat at most
         measure_name="steps available",

@@ -13,19 +13,20 @@ the registry adds them with one import. No Django here.
 from __future__ import annotations
 
 from ..notation import format_cell
+from ..palettes import STANDARD
 from ..protocol import SeatInfo
 from .actions import Place
 from .geometry import Geometry
 from .rules import BlokusRules
 from .state import State
 
-BLUE = SeatInfo("blue", "#3b82f6", "B")
-YELLOW = SeatInfo("yellow", "#f59e0b", "Y")
-RED = SeatInfo("red", "#ef4444", "R")
-GREEN = SeatInfo("green", "#22c55e", "G")
+BLUE = SeatInfo("blue", STANDARD["blue"], "B")
+YELLOW = SeatInfo("yellow", STANDARD["yellow"], "Y")
+RED = SeatInfo("red", STANDARD["red"], "R")
+GREEN = SeatInfo("green", STANDARD["green"], "G")
 # Duo: the purple and orange of the original Blokus Duo box.
-PURPLE = SeatInfo("purple", "#8b5cf6", "P")
-ORANGE = SeatInfo("orange", "#f97316", "O")
+PURPLE = SeatInfo("purple", STANDARD["purple"], "P")
+ORANGE = SeatInfo("orange", STANDARD["orange"], "O")
 
 _CLASSIC = Geometry(20, ((0, 0), (0, 19), (19, 19), (19, 0)))
 _DUO = Geometry(14, ((4, 4), (9, 9)))

@@ -18,6 +18,16 @@ export const key = ([r, c]) => `${r},${c}`;
 const actionName = (a) => (a.type === "move" ? cellName(a.to) : cellName(a.at) + a.orientation.toLowerCase());
 export const barrierKey = (b) => `${b.at[0]},${b.at[1]},${b.orientation}`;
 
+// A seat's letter on a small disc of its colour: the second cue (never colour alone) on
+// its barriers and, on Quoridor boards, its goal band.
+function seatMark(seat, cx, cy, attrs) {
+  const g = svg("g", { ...attrs, "aria-hidden": "true", "pointer-events": "none" });
+  g.append(svg("circle", { cx, cy, r: 7, fill: seat.colour, stroke: seat.text, "stroke-width": 1.5 }),
+    svg("text", { x: cx, y: cy + 3.5, "text-anchor": "middle", "font-size": 10, "font-weight": 800, fill: seat.ink,
+      "font-family": "system-ui, sans-serif" }, seat.initial));
+  return g;
+}
+
 // Quarter turns (clockwise) that bring `seat`'s start side to the bottom.
 export function rotationFor(spec, seat) {
   if (seat === null || seat === undefined || !spec.seats[seat]) return 0;
@@ -49,7 +59,7 @@ export class Board {
       this.el.setAttribute("role", "application");
       this.el.setAttribute("aria-roledescription", "game board");
     }
-    this.el.append(svg("rect", { width: size, height: size, rx: 12, fill: "#f1f5f9" }));
+    this.el.append(svg("rect", { width: size, height: size, rx: 12, fill: "var(--board-bg)" }));
     this.cellsLayer = svg("g");
     this.marksLayer = svg("g", { class: "marks" });
     this.wallsLayer = svg("g", { class: "walls" });
@@ -87,7 +97,7 @@ export class Board {
   // -- drawing -----------------------------------------------------------------------------
   drawStatic() {
     const { cell, margin, inset } = this.L;
-    edgeLabels(this.cellsLayer, this, "#475569");
+    edgeLabels(this.cellsLayer, this, "var(--board-label)");
     this.cellNodes = new Map();
     for (let r = 0; r < this.n; r++) {
       for (let c = 0; c < this.n; c++) {
@@ -98,8 +108,8 @@ export class Board {
         const rect = svg("rect", {
           class: "cell", "data-row": r, "data-col": c, x: x + inset, y: y + inset,
           width: cell - 2 * inset, height: cell - 2 * inset, rx: 5,
-          fill: goal ? this.spec.seats[zone].colour : "#ffffff", "fill-opacity": goal ? 0.28 : null,
-          stroke: "#cbd5e1",
+          fill: goal ? this.spec.seats[zone].colour : "var(--board-cell)", "fill-opacity": goal ? 0.28 : null,
+          stroke: "var(--board-grid)",
         });
         this.cellNodes.set(key([r, c]), rect);
         this.cellsLayer.append(rect);
@@ -129,23 +139,34 @@ export class Board {
       else if (dr === this.n - 1) [x, y, w, h] = [margin, far + 1, this.n * cell, t];
       else if (dc === 0) [x, y, w, h] = [margin - t - 1, margin, t, this.n * cell];
       else [x, y, w, h] = [far + 1, margin, t, this.n * cell];
-      this.cellsLayer.append(svg("rect", { class: "goal", "data-seat": seat.seat, x, y, width: w, height: h, rx: 2, fill: seat.colour }));
+      this.cellsLayer.append(svg("rect", { class: "goal", "data-seat": seat.seat, x, y, width: w, height: h, rx: 2, fill: seat.colour,
+        stroke: seat.text, "stroke-width": 1 })); // the edge: a light colour on a light board still shows
+      // its letter too, on the band between the two middle labels (never over one)
+      const mid = margin + Math.floor(this.n / 2) * cell;
+      this.cellsLayer.append(seatMark(seat, w > h ? mid : x + w / 2, w > h ? y + h / 2 : mid, { class: "goal-mark", "data-seat": seat.seat }));
     }
   }
 
+  // A barrier: a line in its groove; an owned one is a group of the line (in its
+  // seat's colour) and its seat's letter on a disc at its middle, so the owner shows
+  // without colour. Previews and suggestions (no owner) are the bare line.
   wallLine(b, extra = {}) {
     const [r, c] = b.at;
     const [p0, p1] = b.orientation === "H" ? [[r + 1, c], [r + 1, c + 2]] : [[r, c + 1], [r + 2, c + 1]];
     const [x1, y1] = this.xy(this.pointToDisplay(p0));
     const [x2, y2] = this.xy(this.pointToDisplay(p1));
     const owned = b.seat !== undefined && b.seat !== null;
+    const where = { "data-at": `${r},${c}`, "data-orientation": b.orientation, "data-seat": b.seat ?? "" };
     const line = svg("line", {
-      class: "wall", "data-at": `${r},${c}`, "data-orientation": b.orientation,
-      "data-seat": b.seat ?? "", x1, y1, x2, y2, "stroke-width": this.L.wall, "stroke-linecap": "round",
-      stroke: owned ? this.spec.seats[b.seat].text : this.L.ink, ...extra,
+      class: owned ? "wall-line" : "wall", ...(owned ? {} : where), x1, y1, x2, y2, "stroke-width": this.L.wall,
+      "stroke-linecap": "round", stroke: owned ? this.spec.seats[b.seat].text : this.L.ink, ...extra,
     });
-    if (owned) line.append(svg("title", {}, `${this.spec.seats[b.seat].name}'s barrier ${actionName({ type: "barrier", ...b })}`));
-    return line;
+    if (!owned) return line;
+    const s = this.spec.seats[b.seat];
+    const g = svg("g", { class: "wall", ...where });
+    g.append(svg("title", {}, `${s.name}'s barrier ${actionName({ type: "barrier", ...b })}`),
+      line, seatMark(s, (x1 + x2) / 2, (y1 + y2) / 2, { class: "wall-mark" }));
+    return g;
   }
 
   // state: {pawns, barriers}; opts: {legal: [[r,c]], last: action}. Nodes whose drawing
@@ -158,7 +179,7 @@ export class Board {
     this.marksLayer.replaceChildren();
     for (const c of legal) {
       const [x, y] = this.xy(this.cellToDisplay(c));
-      this.marksLayer.append(svg("circle", { class: "legal-dot", cx: x + cell / 2, cy: y + cell / 2, r: 6, fill: "#4338ca", "fill-opacity": 0.55 }));
+      this.marksLayer.append(svg("circle", { class: "legal-dot", cx: x + cell / 2, cy: y + cell / 2, r: 6, fill: "var(--accent)", "fill-opacity": 0.55 }));
     }
     const lastWall = last && last.type === "barrier" ? barrierKey(last) : null;
     keep(this.wallsLayer, (state.barriers || []).map((b) => {
@@ -185,7 +206,7 @@ export class Board {
     if (isLast) g.classList.add("last");
     g.append(svg("title", {}, `${s.name} pawn on ${String.fromCharCode(97 + p[1])}${p[0]}`));
     g.append(svg("circle", { cx, cy, r: radius, fill: s.colour, stroke: ink, "stroke-width": 2 }));
-    g.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: ink, "font-family": "system-ui, sans-serif" }, s.initial));
+    g.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: s.ink, "font-family": "system-ui, sans-serif" }, s.initial));
     return g;
   }
 
@@ -193,7 +214,7 @@ export class Board {
     this.previewLayer.replaceChildren();
     if (!barrier) return;
     this.previewLayer.append(this.wallLine({ ...barrier, seat: null }, {
-      class: `wall preview ${ok ? "ok" : "bad"}`, stroke: ok ? "#4338ca" : "#dc2626",
+      class: `wall preview ${ok ? "ok" : "bad"}`, stroke: ok ? "var(--accent)" : "var(--danger)",
       "stroke-opacity": ok ? 0.75 : 0.9, "stroke-dasharray": ok ? null : "6 5",
       "data-ok": ok ? "true" : "false",
     }));
@@ -207,7 +228,7 @@ export class Board {
     layer.removeAttribute("data-type");
     if (!action || (action.type !== "move" && action.type !== "barrier")) return;
     layer.dataset.type = action.type;
-    const accent = "#4338ca";
+    const accent = "var(--accent)";
     let node;
     if (action.type === "move") {
       const { cell } = this.L;

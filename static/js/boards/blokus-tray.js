@@ -107,7 +107,7 @@ export class Tray {
     const pic = svg("svg", { viewBox: `-1 -1 ${w * UNIT + 2} ${h * UNIT + 2}`, "aria-hidden": "true", focusable: "false", style: `--w:${w};--h:${h}` });
     for (const [r, c] of cells) {
       pic.append(svg("rect", { x: c * UNIT, y: r * UNIT, width: UNIT, height: UNIT, rx: 1.5,
-        fill: used ? "none" : col.colour, stroke: used ? "#94a3b8" : col.text, "stroke-width": 1, "stroke-dasharray": used ? "2 2" : null }));
+        fill: used ? "none" : col.colour, stroke: used ? "var(--muted)" : col.text, "stroke-width": 1, "stroke-dasharray": used ? "2 2" : null }));
     }
     const label = used ? `${name}, placed` : `${name}, ${piece.size} square${piece.size === 1 ? "" : "s"}`;
     return html("button", { type: "button", class: `bk-piece${used ? " used" : ""}`, "data-piece": name, "aria-label": label, title: label,

@@ -20,7 +20,7 @@ import { Magnifier } from "./zoom.js";
 
 export { describe, formatAction, notationHelp, notationPlaceholder, parseNotation, seatNotes } from "./blokus-pieces.js";
 
-const OK = "#15803d", BAD = "#b91c1c";
+const OK = "var(--ok)", BAD = "var(--danger)";
 
 const key = ([r, c]) => `${r},${c}`;
 const capital = (s) => s[0].toUpperCase() + s.slice(1);
@@ -80,7 +80,7 @@ class BlokusBoard {
       "data-kind": spec.kind, "data-rotation": this.k, tabindex: interactive ? "0" : null,
       "aria-roledescription": interactive ? "Blokus board" : null,
     });
-    this.el.append(svg("rect", { width: size, height: size, rx: 12, fill: "#f1f5f9" }),
+    this.el.append(svg("rect", { width: size, height: size, rx: 12, fill: "var(--board-bg)" }),
       svg("rect", { x: margin, y: margin, width: this.n * cell, height: this.n * cell, fill: this.L.grid }));
     this.layers = {};
     for (const name of ["cells", "starts", "hint", "squares", "outlines", "last", "ghost"]) {
@@ -329,7 +329,7 @@ class BlokusBoard {
     g.append(svg("path", { d: this.edges(action.cells, (r, c) => inside.has(key([r, c]))).join(""), fill: "none", stroke,
       "stroke-width": 4, "stroke-linecap": "round", "stroke-dasharray": ok === false ? "7 5" : null }));
     const [hx, hy] = this.xy(this.cellToDisplay(this.at));
-    g.append(svg("text", { x: hx + cell / 2, y: hy + cell / 2 + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 800, fill: stroke, stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" }, ok === false ? "✕" : ok ? "✓" : "?"));
+    g.append(svg("text", { x: hx + cell / 2, y: hy + cell / 2 + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 800, fill: stroke, stroke: "var(--board-cell)", "stroke-width": 3, "paint-order": "stroke" }, ok === false ? "✕" : ok ? "✓" : "?"));
     layer.replaceChildren(g);
     this.syncControls(ok);
   }
