@@ -305,6 +305,7 @@ ROUTE_KINDS = {
     "api-game-chat": "public", "api-chat-delete": "write",  # chat (docs/api.md, "Chat")
     "api-game-bots": "write", "api-game-bot-seat": "write",  # bots on seats
     "api-game-analysis": "public", "api-game-analysis-best": "public",  # replay analysis
+    "set_language": "write",  # the language switcher (docs/i18n.md)
 }
 
 
