@@ -14,6 +14,7 @@
 
 import { cellName, cellsInWords } from "./cells.js";
 import { isTouch, keep, svg } from "./dom.js";
+import { boardLabel, eventSentence, gettext, interpolate, ngettext, plainLabel } from "./words.js";
 
 const RUN = "blockade_run";
 
@@ -37,7 +38,7 @@ export function rotationFor(spec, seat) {
 export { cellName };
 
 export class Board {
-  constructor(container, spec, { rotation = 0, interactive = false, label = "Game board" } = {}) {
+  constructor(container, spec, { rotation = 0, interactive = false, label = gettext("Game board") } = {}) {
     this.spec = spec;
     this.rows = spec.rows;
     this.cols = spec.cols;
@@ -55,7 +56,7 @@ export class Board {
     if (interactive) {
       this.el.setAttribute("tabindex", "0");
       this.el.setAttribute("role", "application");
-      this.el.setAttribute("aria-roledescription", "game board");
+      this.el.setAttribute("aria-roledescription", gettext("game board"));
     }
     this.el.append(svg("rect", { width: w, height: h, rx: 12, fill: this.L.background }));
     this.cellsLayer = svg("g", { class: "cells" });
@@ -127,7 +128,9 @@ export class Board {
     for (const [k, node] of this.cellNodes) {
       const [r, c] = k.split(",").map(Number);
       const goal = this.goalOf(r);
-      const text = `${cellName([r, c])}, ${words.get(k) || "empty"}${goal === null ? "" : `, ${this.spec.seats[goal].name}'s goal`}`;
+      const what = { cell: cellName([r, c]), what: words.get(k) || gettext("empty") };
+      const text = goal === null ? interpolate(gettext("%(cell)s, %(what)s"), what)
+        : interpolate(gettext("%(cell)s, %(what)s, %(seat)s's goal"), { ...what, seat: this.spec.seats[goal].name });
       const title = node.firstChild;
       if (title.textContent !== text) title.textContent = text;
     }
@@ -185,11 +188,11 @@ export class Board {
       if (owner === null || owner === undefined) return;
       const s = this.spec.seats[owner];
       const isLast = same(last, [r, c]);
-      words.set(key([r, c]), isLast ? `${s.name}, the last placement` : s.name);
+      words.set(key([r, c]), isLast ? interpolate(gettext("%(seat)s, the last placement"), { seat: s.name }) : s.name);
       wanted.push([`${r},${c}|${owner}|${isLast}`, () => {
         const [x, y] = this.xy([r, c]);
         const g = svg("g", { class: `mark${isLast ? " last" : ""}`, "data-seat": owner, "data-row": r, "data-col": c, "data-last": isLast ? "true" : null });
-        g.append(svg("title", {}, `${s.name} on ${cellName([r, c])}`));
+        g.append(svg("title", {}, interpolate(gettext("%(seat)s on %(cell)s"), { seat: s.name, cell: cellName([r, c]) })));
         g.append(svg("rect", {
           x: x + inset, y: y + inset, width: cell - 2 * inset, height: cell - 2 * inset, rx: 6,
           fill: s.colour, "fill-opacity": this.L.mark_opacity, stroke: s.text, "stroke-width": 1.5,
@@ -212,7 +215,7 @@ export class Board {
     const lastTo = state.last ? state.last.at : null;
     keep(this.piecesLayer, (state.blocks || []).map((b) => {
       const isLast = same(b, lastBlock);
-      words.set(key(b), isLast ? "blocked last" : "blocked");
+      words.set(key(b), isLast ? gettext("blocked last") : gettext("blocked"));
       return [`${key(b)}|${isLast}`, () => {
         const [x, y] = this.xy(b);
         const rect = svg("rect", {
@@ -220,12 +223,12 @@ export class Board {
           x: x + inset, y: y + inset, width: cell - 2 * inset, height: cell - 2 * inset, rx: 6,
           fill: this.L.block, stroke: isLast ? this.L.accent : this.L.block_edge, "stroke-width": isLast ? 3 : 1.5,
         });
-        rect.append(svg("title", {}, `${cellName(b)} blocked`));
+        rect.append(svg("title", {}, interpolate(gettext("%(cell)s blocked"), { cell: cellName(b) })));
         return rect;
       }];
     }));
     const pawns = (state.pawns || []).map((p, seat) => [p, seat]).filter(([p]) => p);
-    for (const [p, seat] of pawns) words.set(key(p), `${this.spec.seats[seat].name} pawn`);
+    for (const [p, seat] of pawns) words.set(key(p), interpolate(gettext("%(seat)s pawn"), { seat: this.spec.seats[seat].name }));
     keep(this.pawnsLayer, pawns.map(([p, seat]) => {
       const isLast = same(p, lastTo) && state.last.seat === seat;
       return [`${seat}|${key(p)}|${isLast}`, () => this.pawnNode(seat, p, isLast)];
@@ -238,7 +241,7 @@ export class Board {
     const s = this.spec.seats[seat];
     const [cx, cy] = this.centre(p);
     const g = svg("g", { class: `pawn${isLast ? " last" : ""}`, "data-seat": seat, "data-row": p[0], "data-col": p[1], "data-last": isLast ? "true" : null });
-    g.append(svg("title", {}, `${s.name} pawn on ${cellName(p)}`));
+    g.append(svg("title", {}, interpolate(gettext("%(seat)s pawn on %(cell)s"), { seat: s.name, cell: cellName(p) })));
     g.append(svg("circle", { cx, cy, r: radius, fill: s.colour, stroke: ink, "stroke-width": 2 }));
     g.append(svg("text", { x: cx, y: cy + 7, "text-anchor": "middle", "font-size": 20, "font-weight": 700, fill: ink, "font-family": "system-ui, sans-serif" }, s.initial));
     return g;
@@ -249,7 +252,7 @@ export class Board {
     const s = this.spec.seats[seat];
     const [cx, cy] = this.centre(p);
     const g = svg("g", { class: "ghost", "data-seat": seat, "data-row": p[0], "data-col": p[1], "pointer-events": "none" });
-    g.append(svg("title", {}, `${s.name} pawn stepping to ${cellName(p)}`));
+    g.append(svg("title", {}, interpolate(gettext("%(seat)s pawn stepping to %(cell)s"), { seat: s.name, cell: cellName(p) })));
     g.append(svg("circle", { cx, cy, r: radius, fill: s.colour, "fill-opacity": 0.5, stroke: ink, "stroke-width": 2, "stroke-dasharray": "5 4" }));
     g.append(svg("text", { x: cx, y: cy + 7, "text-anchor": "middle", "font-size": 20, "font-weight": 700, fill: ink, "font-family": "system-ui, sans-serif" }, s.initial));
     return g;
@@ -268,14 +271,14 @@ export class Board {
     const [x, y] = this.xy(at);
     const ring = svg("rect", { class: "suggest", "data-row": at[0], "data-col": at[1], x: x + 3, y: y + 3, width: cell - 6, height: cell - 6,
       rx: 8, fill: accent, "fill-opacity": 0.15, stroke: accent, "stroke-width": 3, "stroke-dasharray": "5 3" });
-    ring.append(svg("title", {}, `Suggested: ${formatAction(action)}`));
+    ring.append(svg("title", {}, interpolate(gettext("Suggested: %(move)s"), { move: formatAction(action) })));
     layer.append(ring);
     if (action.type === "run" && action.block) {
       const [cx, cy] = this.centre(action.block), s = cell / 2;
       const block = svg("rect", { class: "suggest suggest-block", "data-row": action.block[0], "data-col": action.block[1],
         x: cx - s / 2, y: cy - s / 2, width: s, height: s, rx: 3, fill: this.L.block, "fill-opacity": 0.45,
         stroke: accent, "stroke-width": 2.5, "stroke-dasharray": "4 3" });
-      block.append(svg("title", {}, `Suggested block: ${cellName(action.block)}`));
+      block.append(svg("title", {}, interpolate(gettext("Suggested block: %(cell)s"), { cell: cellName(action.block) })));
       layer.append(block);
     }
   }
@@ -368,34 +371,31 @@ export function parseNotation(text, spec = null) {
 
 export function describe(action, seatName) {
   switch (action.type) {
-    case "place": return `${seatName} placed on ${cellName(action.at)}`;
+    case "place": return interpolate(gettext("%(seat)s placed on %(cell)s"), { seat: seatName, cell: cellName(action.at) });
     case "run":
       return action.block
-        ? `${seatName} stepped to ${cellName(action.to)} and blocked ${cellName(action.block)}`
-        : `${seatName} stepped to ${cellName(action.to)}`;
-    case "pass": return `${seatName} passed`;
-    case "resign": return `${seatName} resigned`;
-    case "timeout": return `${seatName} ran out of time`;
-    case "removed": return `${seatName} was removed`;
-    default: return `${seatName}: ${action.type}`;
+        ? interpolate(gettext("%(seat)s stepped to %(cell)s and blocked %(block)s"),
+          { seat: seatName, cell: cellName(action.to), block: cellName(action.block) })
+        : interpolate(gettext("%(seat)s stepped to %(cell)s"), { seat: seatName, cell: cellName(action.to) });
+    default: return eventSentence(action, seatName) || `${seatName}: ${action.type}`;
   }
 }
 
-export const notationHelp = "Letters are columns, numbers rows (a0 top left): c2 places on c2; in Blockade Run c1^d3 steps to c1 and blocks d3, and a winning step is just its cell.";
-export const notationPlaceholder = "Type a move: c2 or c1^d3";
+export const notationHelp = gettext("Letters are columns, numbers rows (a0 top left): c2 places on c2; in Blockade Run c1^d3 steps to c1 and blocks d3, and a winning step is just its cell.");
+export const notationPlaceholder = gettext("Type a move: c2 or c1^d3");
 
 export function seatNotes(state, seat, spec = null) {
   if (state.board) { // blockade: how many marks the seat has placed
     const n = state.board.flat().filter((v) => v === seat).length;
-    const notes = [`${n} placed`];
-    if (state.ply === 0 && seat === 0) notes.push("moves first");
+    const notes = [interpolate(gettext("%(count)s placed"), { count: n })];
+    if (state.ply === 0 && seat === 0) notes.push(gettext("moves first"));
     return notes;
   }
   const pawn = state.pawns ? state.pawns[seat] : null;
   if (!pawn) return [];
   const goal = spec && spec.goal_rows ? spec.goal_rows[seat] : (seat === 0 ? 4 : 0);
   const n = Math.abs(goal - pawn[0]);
-  return [n === 0 ? "at the goal" : `${n} row${n === 1 ? "" : "s"} to go`];
+  return [n === 0 ? gettext("at the goal") : interpolate(ngettext("%(count)s row to go", "%(count)s rows to go", n), { count: n })];
 }
 
 // -- the view: the page's board-module interface --------------------------------------------
@@ -412,10 +412,15 @@ class BlockadeView {
     this.seat = seat;
     this.handlers = {};
     this.check = async () => ({ ok: true, reason: null });
-    const act = isTouch() ? "tap" : "click"; // no keyboard words on a touch screen
-    this.turnHint = this.run
-      ? `Your turn: ${act} a marked cell to step there, then a cell to block.`
-      : `Your turn: ${act} a marked cell to place your ${seat !== null && spec.seats[seat] ? spec.seats[seat].initial : "mark"}.`;
+    const touch = isTouch(); // "tap" and no keyboard words on a touch screen
+    const mark = { mark: seat !== null && spec.seats[seat] ? spec.seats[seat].initial : gettext("mark") };
+    if (this.run) {
+      this.turnHint = touch ? gettext("Your turn: tap a marked cell to step there, then a cell to block.")
+        : gettext("Your turn: click a marked cell to step there, then a cell to block.");
+    } else {
+      this.turnHint = interpolate(touch ? gettext("Your turn: tap a marked cell to place your %(mark)s.")
+        : gettext("Your turn: click a marked cell to place your %(mark)s."), mark);
+    }
     this.state = null;
     this.last = null;
     this.myTurn = false;
@@ -424,16 +429,15 @@ class BlockadeView {
     this.steps = new Map(); // run: step key -> {to, win, blocks: Map(key -> cell)}
     this.step = null; // run: the chosen step, waiting for its block
     this.busy = 0; // bumps on every position change, so a late check answer is dropped
-    const who = seat === null || seat === undefined ? "watching" : `you are ${spec.seats[seat].name}`;
     const keys = this.run
-      ? "Arrow keys move the cursor, Enter chooses the step and then the cell to block, Escape takes the step back."
-      : "Arrow keys move the cursor, Enter places there.";
+      ? gettext("Arrow keys move the cursor, Enter chooses the step and then the cell to block, Escape takes the step back.")
+      : gettext("Arrow keys move the cursor, Enter places there.");
     const boardBox = document.createElement("div");
     boardBox.className = "blockade-board";
     container.replaceChildren(boardBox);
     this.board = new Board(boardBox, spec, {
       rotation: rotationFor(spec, seat), interactive,
-      label: interactive ? `${label || spec.title} board, ${who}.${isTouch() ? "" : ` ${keys}`}` : (label || `${spec.title} board`),
+      label: interactive ? [boardLabel(label || spec.title, spec, seat), touch ? "" : keys].filter(Boolean).join(" ") : plainLabel(label, spec),
     });
     this.el = this.board.el;
     if (!interactive) return;
@@ -441,7 +445,7 @@ class BlockadeView {
     this.board.on("cell", (cell) => this.onCell(cell))
       .on("escape", () => { if (this.step) this.undoStep(); else this.say(""); })
       .on("cursorStart", () => this.cursorStart())
-      .on("cursor", (c) => this.say(`Cursor on ${this.cellWords(c)}`));
+      .on("cursor", (c) => this.say(interpolate(gettext("Cursor on %(cell)s"), { cell: this.cellWords(c) })));
   }
 
   on(name, fn) { this.handlers[name] = fn; return this; }
@@ -519,7 +523,7 @@ class BlockadeView {
     const bar = html("div", { class: "confirm-bar step-bar", id: "step-bar" });
     bar.hidden = true;
     this.stepText = html("span", { id: "step-text" });
-    const undo = html("button", { type: "button", id: "undo-step", class: "btn secondary small" }, "Undo step");
+    const undo = html("button", { type: "button", id: "undo-step", class: "btn secondary small" }, gettext("Undo step"));
     undo.addEventListener("click", () => { this.undoStep(); this.el.focus(); });
     bar.append(this.stepText, " ", undo);
     return bar;
@@ -529,14 +533,14 @@ class BlockadeView {
     if (!this.step) return;
     this.dropStep();
     this.paint();
-    this.say("Step taken back: choose where to step.");
+    this.say(gettext("Step taken back: choose where to step."));
   }
 
   async reason(action) {
     const ticket = this.busy;
     const answer = await this.check(action);
     if (ticket !== this.busy) return undefined; // the position changed meanwhile
-    return answer.ok ? null : (answer.reason ? cellsInWords(answer.reason) : "not allowed");
+    return answer.ok ? null : (answer.reason ? cellsInWords(answer.reason) : gettext("not allowed"));
   }
 
   send(action) {
@@ -557,7 +561,7 @@ class BlockadeView {
     if (this.known && this.places.has(key(cell))) { this.send(action); return; }
     const reason = await this.reason(action);
     if (reason === undefined) return;
-    if (reason !== null) { this.say(`You can't place on ${cellName(cell)}: ${reason}.`, "error"); return; }
+    if (reason !== null) { this.say(interpolate(gettext("You can't place on %(cell)s: %(reason)s."), { cell: cellName(cell), reason }), "error"); return; }
     this.send(action);
   }
 
@@ -576,7 +580,7 @@ class BlockadeView {
     if (reason === undefined) return;
     if (reason === null) { this.send(action); return; }
     if (!this.known && this.myTurn && this.couldStep(cell)) { this.chooseStep(cell); return; }
-    this.say(`You can't step to ${cellName(cell)}: ${reason}.`, "error");
+    this.say(interpolate(gettext("You can't step to %(cell)s: %(reason)s."), { cell: cellName(cell), reason }), "error");
   }
 
   // Only while the legal actions are still on their way: a cell next to the pawn that is
@@ -592,10 +596,10 @@ class BlockadeView {
     this.step = { to: cell };
     this.paint();
     if (this.bar) {
-      this.stepText.textContent = `Step to ${cellName(cell)}: now choose a cell to block.`;
+      this.stepText.textContent = interpolate(gettext("Step to %(cell)s: now choose a cell to block."), { cell: cellName(cell) });
       this.bar.hidden = false;
     }
-    this.say("Now block a cell (Esc to undo the step)");
+    this.say(gettext("Now block a cell (Esc to undo the step)"));
   }
 
   async onBlockCell(cell) {
@@ -606,7 +610,7 @@ class BlockadeView {
     if (this.known && entry && entry.blocks.has(key(cell))) { this.send(action); return; }
     const reason = await this.reason(action);
     if (reason === undefined) return;
-    if (reason !== null) { this.say(`You can't block ${cellName(cell)}: ${reason}.`, "error"); return; }
+    if (reason !== null) { this.say(interpolate(gettext("You can't block %(cell)s: %(reason)s."), { cell: cellName(cell), reason }), "error"); return; }
     this.send(action);
   }
 }
