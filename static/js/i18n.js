@@ -7,24 +7,25 @@
 // never pieces glued together, so a translator sees (and may reorder) the whole thing.
 // makemessages finds the calls by their names: keep the literal inside gettext(...).
 
-const catalogue = globalThis.django;
+// Looked up on each call, not once: words asked for after a late catalogue still translate.
+const catalogue = () => globalThis.django;
 
 export function gettext(msgid) {
-  return catalogue ? catalogue.gettext(msgid) : msgid;
+  return catalogue() ? catalogue().gettext(msgid) : msgid;
 }
 
 export function ngettext(singular, plural, count) {
-  if (catalogue) return catalogue.ngettext(singular, plural, count);
+  if (catalogue()) return catalogue().ngettext(singular, plural, count);
   return count === 1 ? singular : plural;
 }
 
 // The same words meaning different things ("easy" a level, "open" a seat) get a context.
 export function pgettext(context, msgid) {
-  return catalogue ? catalogue.pgettext(context, msgid) : msgid;
+  return catalogue() ? catalogue().pgettext(context, msgid) : msgid;
 }
 
 export function npgettext(context, singular, plural, count) {
-  if (catalogue) return catalogue.npgettext(context, singular, plural, count);
+  if (catalogue()) return catalogue().npgettext(context, singular, plural, count);
   return count === 1 ? singular : plural;
 }
 

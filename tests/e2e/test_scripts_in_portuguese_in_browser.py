@@ -76,8 +76,9 @@ def test_the_lobby_and_a_game_against_the_computer_read_in_portuguese(server: An
         assert "rating 1.512" in me.inner_text()  # Intl.NumberFormat: a point between thousands
         assert "10 barreiras" in me.inner_text() and "da vez" in me.inner_text()
         assert bot.locator(".name a").inner_text() == "Computador (fácil)"
-        assert me.locator(".clock").inner_text() == "5:00"
-        assert me.locator(".clock").get_attribute("aria-label").startswith("Relógio de ")
+        clock = me.locator(".clock")
+        assert re.fullmatch(r"[45]:\d\d", clock.inner_text())  # running: 5:00 or a little less
+        assert clock.get_attribute("aria-label").startswith("Relógio de ")
         assert page.inner_text("#moves") == "Nenhuma jogada ainda."
         assert page.inner_text("#hint") == "Dica"
         assert page.inner_text("#barrier-mode") == "Modo barreira: desligado"

@@ -45,13 +45,13 @@ const said = (barrierWords, wallWords) => (WALLS ? wallWords : barrierWords);
 const hasGoalZones = (spec) => spec.zones.some((row) => row.some((zone) => Number.isInteger(zone)));
 
 export function describe(action, seatName) {
-  const words = { seat: seatName, cell: action.type === "barrier" ? cellName(action.at) : "" };
   switch (action.type) {
     case "move": return interpolate(gettext("%(seat)s moved to %(cell)s"), { seat: seatName, cell: cellName(action.to) });
     case "barrier":
       return interpolate(action.orientation === "H"
         ? said(gettext("%(seat)s placed a horizontal barrier at %(cell)s"), gettext("%(seat)s placed a horizontal wall at %(cell)s"))
-        : said(gettext("%(seat)s placed a vertical barrier at %(cell)s"), gettext("%(seat)s placed a vertical wall at %(cell)s")), words);
+        : said(gettext("%(seat)s placed a vertical barrier at %(cell)s"), gettext("%(seat)s placed a vertical wall at %(cell)s")),
+      { seat: seatName, cell: cellName(action.at) });
     default: return eventSentence(action, seatName) || `${seatName}: ${action.type}`;
   }
 }
@@ -127,7 +127,7 @@ class BarrierView {
       legend.className = "small muted board-legend";
       legend.id = "board-legend";
       // Bloqueio marks each goal zone's cells with the seat's initial; Quoridor's goal is
-      // the band in the seat's colour outside the board (spec.words.wall says which).
+      // the band in the seat's colour outside the board (WALLS says which).
       legend.textContent = interpolate(WALLS
         ? gettext("You are %(seat)s (%(initial)s): your goal is the far side of the board, the band in your colour beyond it. Walls show their owner when you point at them.")
         : gettext("You are %(seat)s (%(initial)s): your goal is the far side of the board, the cells marked %(initial)s. Barriers show their owner when you point at them."),
