@@ -10,7 +10,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bloqueio
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 PYTEST_ARGS ?=
 
-.PHONY: run test lint check bench-engine clean
+.PHONY: run test lint check bench-engine clean messages translations
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -29,11 +29,24 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	@$(QUIET_PIP) -e '.[test]' >$(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@ $(VENV)/.installed-run
 
+# Translations (docs/i18n.md). `make messages` extracts every marked string into the
+# catalogues (locale/pt_BR/LC_MESSAGES/django.po and djangojs.po), keeping what is
+# translated; `translations` compiles them to .mo, again only when a .po changed.
+MAKEMESSAGES = $(PY) manage.py makemessages -l pt_BR --add-location=file \
+	-i .venv -i staticfiles -i tests -i bench -i node_modules
+
+messages: $(VENV)/.installed-run
+	$(MAKEMESSAGES)
+	$(MAKEMESSAGES) -d djangojs
+
+translations:
+	@sh deploy/compile_messages.sh
+
 # The whole product: the web server (bloqueio_site.serve) and the background worker (clocks, matchmaking), stopped
 # together (Ctrl-C reaches both; if either exits, the other is stopped).
 # Quiet by default: one line to say where the site is, then one line per real event
 # (the worker logs idle ticks only at LOG_LEVEL=DEBUG).
-run: $(VENV)/.installed-run
+run: $(VENV)/.installed-run translations
 	@$(PY) manage.py migrate --noinput -v 0
 	@$(PY) manage.py collectstatic --noinput -v 0
 	@echo "Bloqueio Online is starting at http://$(HOST):$(PORT)/ with its background worker"
@@ -41,7 +54,7 @@ run: $(VENV)/.installed-run
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) -m bloqueio_site.serve $(HOST) $(PORT)
 
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test translations
 	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" \
 	REDIS_URL="$${REDIS_URL:-$(TEST_REDIS_URL)}" \
 	CHANNEL_LAYER_PREFIX="$${CHANNEL_LAYER_PREFIX:-bloqueio-test}" \
@@ -50,7 +63,7 @@ test: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 
-check: $(VENV)/.installed-run
+check: $(VENV)/.installed-run translations
 	$(PY) manage.py check
 
 bench-engine: $(VENV)/.installed-run
@@ -58,3 +71,4 @@ bench-engine: $(VENV)/.installed-run
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache
+	rm -f locale/*/LC_MESSAGES/*.mo

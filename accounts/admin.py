@@ -20,6 +20,8 @@ from django.db.models import QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
 from accounts import credentials, services
 from accounts.models import User
@@ -30,19 +32,25 @@ from moderation.admin.reason import with_reason
 from moderation.errors import StaffProtected
 from moderation.models import REASON_MAX
 
-MODERATION_FIELDSET = ("Moderation", {
+MODERATION_FIELDSET = (gettext_lazy("Moderation"), {
     "fields": ("moderation_reason",),
-    "description": "Unticking Active bans the user, ticking it unbans: say why here.",
+    "description": gettext_lazy("Unticking Active bans the user, ticking it unbans: "
+                                "say why here."),
 })
 
 
 def _ban_summary(report: services.BanReport) -> str:
-    parts = [f"{report.sessions} session(s) ended"]
+    parts = [ngettext("%(count)s session ended", "%(count)s sessions ended", report.sessions)
+             % {"count": report.sessions}]
     if report.done:
-        parts.append(f"left {len(report.left_waiting)} waiting game(s)")
-        parts.append(f"removed from {len(report.removed_from)} active game(s)")
+        left, removed = len(report.left_waiting), len(report.removed_from)
+        parts.append(ngettext("left %(count)s waiting game", "left %(count)s waiting games",
+                              left) % {"count": left})
+        parts.append(ngettext("removed from %(count)s active game",
+                              "removed from %(count)s active games", removed)
+                     % {"count": removed})
     else:
-        parts.append("its seats are released once this change commits")
+        parts.append(_("its seats are released once this change commits"))
     return ", ".join(parts)
 
 
@@ -62,7 +70,7 @@ class NameCheckedCreationForm(AdminUserCreationForm):
 
 class ModerationUserChangeForm(UserChangeForm):
     moderation_reason = forms.CharField(
-        label="Reason for a ban or unban", required=False, max_length=REASON_MAX,
+        label=gettext_lazy("Reason for a ban or unban"), required=False, max_length=REASON_MAX,
         widget=forms.Textarea(attrs={"rows": 2, "cols": 60}))
 
     def clean_username(self) -> str | None:
@@ -100,7 +108,7 @@ class BloqueioUserAdmin(UserAdmin):
                 if cleaned["is_active"] == self.instance.is_active:
                     return cleaned
                 if not moderator.has_perm("moderation.ban_user"):
-                    raise ValidationError({"is_active": "You may not ban or unban users."})
+                    raise ValidationError({"is_active": _("You may not ban or unban users.")})
                 if cleaned["is_active"] is False:
                     try:
                         moderation.check_can_ban(actor=moderator, user=self.instance)
@@ -112,7 +120,8 @@ class BloqueioUserAdmin(UserAdmin):
                     except StaffProtected as exc:
                         raise ValidationError({"is_active": exc.detail}) from None
                 if not cleaned.get("moderation_reason", "").strip():
-                    raise ValidationError({"moderation_reason": "A ban or unban needs a reason."})
+                    raise ValidationError(
+                        {"moderation_reason": _("A ban or unban needs a reason.")})
                 return cleaned
 
         return BanCheckedForm
@@ -126,10 +135,11 @@ class BloqueioUserAdmin(UserAdmin):
         super().save_model(request, obj, form, change)
         if banning:
             report = moderation.moderate_ban(actor=request.user, user=obj, reason=reason)
-            self.message_user(request, f"{obj.username} is banned: {_ban_summary(report)}.")
+            self.message_user(request, _("%(name)s is banned: %(summary)s.")
+                              % {"name": obj.username, "summary": _ban_summary(report)})
         elif flipped:
             moderation.moderate_unban(actor=request.user, user=obj, reason=reason)
-            self.message_user(request, f"{obj.username} is active again.")
+            self.message_user(request, _("%(name)s is active again.") % {"name": obj.username})
 
     def user_change_password(self, request: HttpRequest, id: str,
                              form_url: str = "") -> HttpResponse:
@@ -144,28 +154,34 @@ class BloqueioUserAdmin(UserAdmin):
                     user=user, keep_session=request.session.session_key if own else None)
         return response
 
-    @admin.action(description="Ban selected users (disable, log out, close sockets, "
-                              "leave games)…", permissions=["ban"])
+    @admin.action(description=gettext_lazy("Ban selected users (disable, log out, close "
+                                           "sockets, leave games)…"), permissions=["ban"])
     def ban_users(self, request: HttpRequest,
                   queryset: QuerySet[User]) -> TemplateResponse | None:
         def ban(user: User, reason: str) -> str:
             report = moderation.moderate_ban(actor=request.user, user=user, reason=reason)
-            problems = "".join(f" Problem: {p}" for p in report.problems)
+            problems = "".join(" " + _("Problem: %(problem)s") % {"problem": p}
+                               for p in report.problems)
             return f"{user.username}: {_ban_summary(report)}.{problems}"
 
-        return with_reason(self, request, queryset.order_by("pk"), title="Ban users",
-                           verb="Banned", noun="user", run=ban)
+        return with_reason(self, request, queryset.order_by("pk"), title=_("Ban users"),
+                           verb=_("Ban"), run=ban,
+                           done=ngettext_lazy("Banned %(count)s user.", "Banned %(count)s users.",
+                                              "count"))
 
-    @admin.action(description="Unban selected users…", permissions=["ban"])
+    @admin.action(description=gettext_lazy("Unban selected users…"), permissions=["ban"])
     def unban_users(self, request: HttpRequest,
                     queryset: QuerySet[User]) -> TemplateResponse | None:
         def unban(user: User, reason: str) -> None:
             if user.is_active:
-                raise ServiceError(f"{user.username} is not banned.", code="not_banned")
+                raise ServiceError(_("%(name)s is not banned.") % {"name": user.username},
+                                   code="not_banned")
             moderation.moderate_unban(actor=request.user, user=user, reason=reason)
 
-        return with_reason(self, request, queryset.order_by("pk"), title="Unban users",
-                           verb="Unbanned", noun="user", run=unban)
+        return with_reason(self, request, queryset.order_by("pk"), title=_("Unban users"),
+                           verb=_("Unban"), run=unban,
+                           done=ngettext_lazy("Unbanned %(count)s user.",
+                                              "Unbanned %(count)s users.", "count"))
 
     # -- chat mutes (chat.services; each logged with its reason) ----------------------------
 
@@ -177,34 +193,41 @@ class BloqueioUserAdmin(UserAdmin):
         def mute(user: User, reason: str) -> str:
             chat_services.mute_user(actor=request.user, user=user, reason=reason,
                                     minutes=minutes)
-            return f"{user.username} is muted in chat {how_long}."
+            return _("%(name)s is muted in chat %(how_long)s.") % {"name": user.username,
+                                                                     "how_long": how_long}
 
         return with_reason(self, request, queryset.order_by("pk"),
-                           title=f"Mute in chat {how_long}", verb="Muted", noun="user",
-                           run=mute)
+                           title=_("Mute in chat %(how_long)s") % {"how_long": how_long},
+                           verb=_("Mute"), run=mute,
+                           done=ngettext_lazy("Muted %(count)s user.", "Muted %(count)s users.",
+                                              "count"))
 
-    @admin.action(description="Mute selected users in chat for 1 hour…", permissions=["mute"])
+    @admin.action(description=gettext_lazy("Mute selected users in chat for 1 hour…"),
+                  permissions=["mute"])
     def mute_hour(self, request: HttpRequest,
                   queryset: QuerySet[User]) -> TemplateResponse | None:
-        return self._mute(request, queryset, 60, "for 1 hour")
+        return self._mute(request, queryset, 60, _("for 1 hour"))
 
-    @admin.action(description="Mute selected users in chat for 24 hours…",
+    @admin.action(description=gettext_lazy("Mute selected users in chat for 24 hours…"),
                   permissions=["mute"])
     def mute_day(self, request: HttpRequest,
                  queryset: QuerySet[User]) -> TemplateResponse | None:
-        return self._mute(request, queryset, 24 * 60, "for 24 hours")
+        return self._mute(request, queryset, 24 * 60, _("for 24 hours"))
 
-    @admin.action(description="Mute selected users in chat until unmuted…",
+    @admin.action(description=gettext_lazy("Mute selected users in chat until unmuted…"),
                   permissions=["mute"])
     def mute_indefinitely(self, request: HttpRequest,
                           queryset: QuerySet[User]) -> TemplateResponse | None:
-        return self._mute(request, queryset, None, "until unmuted")
+        return self._mute(request, queryset, None, _("until unmuted"))
 
-    @admin.action(description="Unmute selected users in chat…", permissions=["mute"])
+    @admin.action(description=gettext_lazy("Unmute selected users in chat…"),
+                  permissions=["mute"])
     def unmute_users(self, request: HttpRequest,
                      queryset: QuerySet[User]) -> TemplateResponse | None:
         def unmute(user: User, reason: str) -> None:
             chat_services.unmute_user(actor=request.user, user=user, reason=reason)
 
-        return with_reason(self, request, queryset.order_by("pk"), title="Unmute in chat",
-                           verb="Unmuted", noun="user", run=unmute)
+        return with_reason(self, request, queryset.order_by("pk"), title=_("Unmute in chat"),
+                           verb=_("Unmute"), run=unmute,
+                           done=ngettext_lazy("Unmuted %(count)s user.",
+                                              "Unmuted %(count)s users.", "count"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
+from games import texts
 from games.bots import LEVELS
 
 
@@ -24,5 +25,6 @@ def bot_account(level: str) -> User:
 
 
 def label(user: User) -> str:
-    """How a bot is named on the page ("Computer (hard)"); people keep their username."""
-    return f"Computer ({user.bot_level})" if user.bot_level else user.username
+    """How a bot is named on the page ("Computer (hard)", in the reader's language);
+    people keep their username."""
+    return texts.computer(user.bot_level) if user.bot_level else user.username

@@ -23,6 +23,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from accounts.errors import FieldErrors
@@ -84,13 +85,14 @@ def create_token(*, user: User, name: str) -> tuple[dict[str, Any], str]:
     """A new named token: (its listing, its key). The key is shown this once."""
     name = name.strip()
     if not name or len(name) > NAME_MAX:
-        raise ServiceError(f"A token needs a name of 1 to {NAME_MAX} characters.",
-                           code="invalid")
+        raise ServiceError(_("A token needs a name of 1 to %(most)s characters.")
+                           % {"most": NAME_MAX}, code="invalid")
     with transaction.atomic():
         # The account's row lock serializes two creations racing past the count.
         User.objects.select_for_update().filter(pk=user.pk).first()
         if ApiToken.objects.filter(user=user).count() >= MAX_NAMED_TOKENS:
-            raise TooManyTokens(f"At most {MAX_NAMED_TOKENS} named tokens; revoke one first.")
+            raise TooManyTokens(_("At most %(most)s named tokens; revoke one first.")
+                                % {"most": MAX_NAMED_TOKENS})
         token = ApiToken.objects.create(user=user, name=name)
     return ({"id": public_id(token.key), "name": token.name, "created": iso(token.created),
              "default": False}, token.key)
@@ -102,7 +104,7 @@ def revoke_token(*, user: User, token_id: str) -> None:
             *ApiToken.objects.filter(user=user).values_list("key", flat=True)]
     key = next((k for k in keys if constant_time_compare(public_id(k), token_id)), None)
     if key is None:
-        raise TokenNotFound("You have no token with that id.")
+        raise TokenNotFound(_("You have no token with that id."))
     with transaction.atomic():
         Token.objects.filter(user=user, key=key).delete()
         ApiToken.objects.filter(user=user, key=key).delete()
@@ -148,7 +150,8 @@ def change_password(*, user: User, old_password: str, new_password: str,
     """Check the old password and the new one's rules, set it, end the other
     credentials (`password_changed`); raises PasswordRefused with field errors."""
     if not user.check_password(old_password):
-        raise PasswordRefused({"old_password": ["Your old password was entered incorrectly."]})
+        raise PasswordRefused(
+            {"old_password": [_("Your old password was entered incorrectly.")]})
     try:
         validate_password(new_password, user=user)
     except ValidationError as exc:

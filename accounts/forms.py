@@ -9,32 +9,34 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import password_validation
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
 
 class RegisterForm(forms.Form):
     username = forms.CharField(
-        max_length=User._meta.get_field("username").max_length,
-        help_text="Letters, digits and @/./+/-/_ only.",
+        max_length=User._meta.get_field("username").max_length, label=_("Username"),
+        help_text=_("Letters, digits and @/./+/-/_ only."),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
     )
-    email = forms.EmailField(required=False, help_text="Optional; only for password resets.")
+    email = forms.EmailField(required=False, label=_("E-mail"),
+                             help_text=_("Optional; only for password resets."))
     password1 = forms.CharField(
-        label="Password", strip=False,
+        label=_("Password"), strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validation.password_validators_help_text_html(),
     )
     password2 = forms.CharField(
-        label="Password confirmation", strip=False,
+        label=_("Password confirmation"), strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text="Enter the same password as before, for verification.",
+        help_text=_("Enter the same password as before, for verification."),
     )
 
     def clean_password2(self) -> str:
         first, second = self.cleaned_data.get("password1"), self.cleaned_data["password2"]
         if first and first != second:
-            raise forms.ValidationError("The two password fields didn't match.",
+            raise forms.ValidationError(_("The two password fields didn't match."),
                                         code="password_mismatch")
         return second
 

@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import ngettext
 
 from accounts import names
 
@@ -32,10 +33,12 @@ def cooloff_minutes() -> int:
 
 
 def lockout_detail() -> str:
-    return (
-        f"Too many failed logins for this account from your address. "
-        f"Try again in {cooloff_minutes()} minutes."
-    )
+    minutes = cooloff_minutes()
+    return ngettext(
+        "Too many failed logins for this account from your address. "
+        "Try again in %(minutes)s minute.",
+        "Too many failed logins for this account from your address. "
+        "Try again in %(minutes)s minutes.", minutes) % {"minutes": minutes}
 
 
 def lockout_response(

@@ -35,6 +35,10 @@ class User(AbstractUser):
     # before the key did (migration 0003): such a name cannot be looked up until renamed.
     username_key = models.TextField(null=True, editable=False)  # noqa: DJ001
     username_skeleton = models.TextField(null=True, editable=False)  # noqa: DJ001
+    # The language this person chose with the switcher, a code of settings.LANGUAGES
+    # (checked by accounts/language.py, not by `choices`: a new language needs no
+    # migration); "" until they choose, when the cookie or Accept-Language decides.
+    language = models.CharField(max_length=10, blank=True, default="")
 
     class Meta:
         constraints = [

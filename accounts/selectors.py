@@ -81,6 +81,7 @@ def me_json(user: User) -> dict[str, Any]:
     return {
         "id": user.pk, "username": user.username, "email": user.email,
         "date_joined": iso(user.date_joined), "ratings": ratings_json(user),
+        "language": user.language,
     }
 
 

@@ -12,6 +12,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from accounts import credentials, names, selectors
@@ -50,7 +51,7 @@ LOGIN_RATE = limits.rate("login", "LOGIN_ATTEMPT_LIMIT", 30, 15 * 60)
 
 def check_login_rate(address: str) -> None:
     """Count a login attempt from `address`; `limits.RateLimited` when over the limit."""
-    limits.check(LOGIN_RATE, address, "Too many login attempts from your address")
+    limits.check(LOGIN_RATE, address, _("Too many login attempts from your address"))
 
 
 def register_user(*, username: str, password: str, address: str,
@@ -63,7 +64,7 @@ def register_user(*, username: str, password: str, address: str,
     connection each. (A taken name therefore costs a hash too, which also keeps sign-up
     from telling taken names apart by timing.)
     """
-    limits.check(SIGNUP_RATE, address, "Too many sign-ups from your address")
+    limits.check(SIGNUP_RATE, address, _("Too many sign-ups from your address"))
     errors: dict[str, list[str]] = {}
     email = User.objects.normalize_email(email)
     candidate = User(username=username, email=email)
@@ -90,7 +91,7 @@ def register_user(*, username: str, password: str, address: str,
     except IntegrityError:
         # Lost a race with a concurrent registration of the same or a look-alike name:
         # the unique keys (accounts/names.py) settled it.
-        raise RegistrationError({"username": ["That username is taken."]}) from None
+        raise RegistrationError({"username": [_("That username is taken.")]}) from None
     return candidate, token.key
 
 
@@ -102,7 +103,8 @@ def username_refusal(username: str, *, exclude_pk: int | None = None) -> str | N
 
 def _invisible_refusal(username: str) -> str | None:
     if hidden := names.invisible_characters(User.normalize_username(username)):
-        return f"A name cannot hold invisible characters ({', '.join(hidden)})."
+        return _("A name cannot hold invisible characters (%(characters)s).") % {
+            "characters": ", ".join(hidden)}
     return None
 
 
@@ -111,8 +113,8 @@ def _clash_refusal(username: str, *, exclude_pk: int | None = None) -> str | Non
     if clash is None:
         return None
     if clash.username_key == names.fold(username):
-        return "That username is taken."
-    return f'That username looks like the existing name "{clash.username}".'
+        return _("That username is taken.")
+    return _('That username looks like the existing name "%(name)s".') % {"name": clash.username}
 
 
 def token_for_credentials(*, request: HttpRequest, username: str, password: str) -> str:
@@ -126,7 +128,7 @@ def token_for_credentials(*, request: HttpRequest, username: str, password: str)
     if getattr(request, "axes_locked_out", False):
         raise LockedOut(lockout_detail())
     if user is None:
-        raise BadCredentials("Unable to log in with those credentials.")
+        raise BadCredentials(_("Unable to log in with those credentials."))
     return credentials.default_token(user)
 
 
@@ -158,11 +160,13 @@ def check_can_ban(*, user: User, by: User | None = None) -> None:
     """Raise BanRefused for a superuser, a bot account or the moderator themself (forms
     check early)."""
     if user.is_superuser:
-        raise BanRefused(f"{user.username} is a superuser: remove that status first.")
+        raise BanRefused(_("%(name)s is a superuser: remove that status first.")
+                         % {"name": user.username})
     if user.is_bot:
-        raise BanRefused(f"{user.username} is the computer: abort its games instead.")
+        raise BanRefused(_("%(name)s is the computer: abort its games instead.")
+                         % {"name": user.username})
     if by is not None and by.pk == user.pk:
-        raise BanRefused("You cannot ban your own account.")
+        raise BanRefused(_("You cannot ban your own account."))
 
 
 def ban_user(user: User, *, by: User | None = None) -> BanReport:

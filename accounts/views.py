@@ -3,6 +3,7 @@ password change are Django's views with our limits and revocations added)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -11,12 +12,13 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from accounts import bots, credentials, selectors, services
 from accounts.forms import RegisterForm
 from bloqueio_site import limits
 from bloqueio_site.errors import ServiceError
-from games.boards.colours import kind_label, seat_name
+from games import texts
 
 
 def register(request: HttpRequest) -> HttpResponse:
@@ -26,7 +28,7 @@ def register(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            user, _ = services.register_user(
+            user, _token = services.register_user(
                 username=data["username"], password=data["password1"], email=data["email"],
                 address=limits.address_of(request))
         except services.RegistrationError as exc:
@@ -75,14 +77,16 @@ def tokens(request: HttpRequest) -> HttpResponse:
         try:
             if "revoke" in request.POST:
                 credentials.revoke_token(user=request.user, token_id=request.POST["revoke"])
-                messages.success(request, "The token is revoked; its sockets are closed.")
+                messages.success(request, _("The token is revoked; its sockets are closed."))
                 return redirect("tokens")
-            _, new_key = credentials.create_token(user=request.user,
+            _info, new_key = credentials.create_token(user=request.user,
                                                   name=request.POST.get("name", ""))
         except ServiceError as exc:
             error = exc.detail
+    tokens = [{**t, "created_at": datetime.fromisoformat(t["created"])}
+              for t in credentials.list_tokens(request.user)]
     return render(request, "accounts/tokens.html", {
-        "tokens": credentials.list_tokens(request.user), "new_key": new_key, "error": error,
+        "tokens": tokens, "new_key": new_key, "error": error,
         "name_max": credentials.NAME_MAX,
     }, status=400 if error else 200)
 
@@ -100,12 +104,14 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         raise Http404
     data = selectors.profile_json(user)
     # What people read: the game's name, and the colour a seat played, not "seat 0".
-    ratings = [{**r, "label": kind_label(r["kind"])} for r in data["ratings"]]
-    recent = [{**g, "label": kind_label(g["kind"]), "side": seat_name(g["kind"], g["seat"])}
+    ratings = [{**r, "label": texts.kind_title(r["kind"])} for r in data["ratings"]]
+    recent = [{**g, "label": texts.kind_title(g["kind"]), "status_label": texts.status(g["status"]),
+               "side": texts.seat_name(g["kind"], g["seat"])}
               for g in data["recent_games"]]
     return render(request, "accounts/profile.html", {
         "profile_user": user, "profile": data, "ratings": ratings, "recent": recent,
         "kind_labels": {r["kind"]: r["label"] for r in ratings},
         # A bot's page names the computer and its level, not the account's username.
         "display_name": bots.label(user),
+        "bot_level": texts.level_name(data.get("bot") or ""),
     })

@@ -8,12 +8,13 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.db import DatabaseError, DataError, InterfaceError, OperationalError
 from django.http import Http404
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from bloqueio_site.errors import ServiceError
-from bloqueio_site.unavailable import RETRY_AFTER_SECONDS, UNAVAILABLE, log_unavailable
+from bloqueio_site.unavailable import RETRY_AFTER_SECONDS, log_unavailable, unavailable_body
 
 # DRF's default codes renamed to the words the contract uses.
 _CODE_NAMES = {
@@ -37,7 +38,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(exc.as_dict(), status=exc.status, headers=headers)
     if isinstance(exc, RequestDataTooBig):
         return Response(
-            {"code": "too_large", "detail": "The request body is too large."},
+            {"code": "too_large", "detail": _("The request body is too large.")},
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
     if isinstance(exc, SuspiciousOperation):
@@ -47,7 +48,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # record, as a one-line warning.
         logging.getLogger(f"django.security.{type(exc).__name__}").warning("%s", exc)
         return Response(
-            {"code": "invalid", "detail": f"The request is malformed: {exc}"},
+            {"code": "invalid",
+             "detail": _("The request is malformed: %(error)s") % {"error": exc}},
             status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, DataError):
@@ -57,7 +59,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # so, never a 500 with a traceback.
         log_unavailable(exc, context.get("request"))
         return Response(
-            UNAVAILABLE, status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            unavailable_body(), status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": RETRY_AFTER_SECONDS},
         )
     if isinstance(exc, DatabaseError):
@@ -96,13 +98,14 @@ def _data_error(context: dict[str, Any]) -> Response:
     request = context.get("request")
     if request is not None and not hasattr(request, "_user"):
         response = Response(
-            {"code": "authentication_failed", "detail": "Invalid token."},
+            {"code": "authentication_failed", "detail": _("Invalid token.")},
             status=status.HTTP_401_UNAUTHORIZED,
         )
         response["WWW-Authenticate"] = "Token"
         return response
     return Response(
-        {"code": "invalid", "detail": "The request holds a value the database cannot store."},
+        {"code": "invalid",
+         "detail": _("The request holds a value the database cannot store.")},
         status=status.HTTP_400_BAD_REQUEST,
     )
 
@@ -113,7 +116,7 @@ def _first_message(detail: Any) -> str:
         for key, value in detail.items():
             text = _first_message(value)
             return text if key == "non_field_errors" else f"{key}: {text}"
-        return "Invalid input."
+        return _("Invalid input.")
     if isinstance(detail, list):
-        return _first_message(detail[0]) if detail else "Invalid input."
+        return _first_message(detail[0]) if detail else _("Invalid input.")
     return str(detail)

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from bloqueio_site.env import env_float, env_int
 from bloqueio_site.errors import ServiceError
@@ -49,8 +51,8 @@ class Rate:
 
     def describe(self) -> str:
         """"5 per hour", "10 per 15 minutes": for a refusal's detail."""
-        span = _span(self.seconds)
-        return f"{self.count} per {span.removeprefix('an ').removeprefix('a ')}"
+        return _("%(count)s per %(span)s") % {"count": self.count,
+                                               "span": _span(self.seconds, article=False)}
 
 
 def rate(name: str, variable: str, count: int, seconds: int,
@@ -106,8 +108,8 @@ def check(limit: Rate, key: str, detail: str, *, code: str | None = None) -> Non
     """Count one hit; raise `RateLimited` (with `detail` and the limit) when over it."""
     wait = hit(limit, key)
     if wait is not None:
-        raise RateLimited(f"{detail} (at most {limit.describe()}); retry in {_span(wait)}.",
-                          wait, code=code)
+        raise RateLimited(_("%(detail)s (at most %(limit)s); retry in %(wait)s.") % {
+            "detail": detail, "limit": limit.describe(), "wait": _span(wait)}, wait, code=code)
 
 
 def address_of(request: Any) -> str:
@@ -119,11 +121,18 @@ def address_of(request: Any) -> str:
     return str(client[0]) if client else "unknown"
 
 
-def _span(seconds: int) -> str:
+def _span(seconds: int, *, article: bool = True) -> str:
+    """"an hour", "15 minutes", "2 seconds" (without `article`: "hour", "15 minutes")."""
     if seconds % 3600 == 0 and seconds >= 3600:
-        hours = seconds // 3600
-        return "an hour" if hours == 1 else f"{hours} hours"
-    if seconds % 60 == 0 and seconds >= 60:
-        minutes = seconds // 60
-        return "a minute" if minutes == 1 else f"{minutes} minutes"
-    return "a second" if seconds == 1 else f"{seconds} seconds"
+        n = seconds // 3600
+        text = (ngettext("an hour", "%(count)s hours", n) if article
+                else ngettext("hour", "%(count)s hours", n))
+    elif seconds % 60 == 0 and seconds >= 60:
+        n = seconds // 60
+        text = (ngettext("a minute", "%(count)s minutes", n) if article
+                else ngettext("minute", "%(count)s minutes", n))
+    else:
+        n = seconds
+        text = (ngettext("a second", "%(count)s seconds", n) if article
+                else ngettext("second", "%(count)s seconds", n))
+    return text % {"count": n}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -18,8 +19,9 @@ class StrictJSONParser(JSONParser):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:
-            raise ParseError(f"The body is larger than {limit} bytes.")
+            raise ParseError(_("The body is larger than %(most)s bytes.") % {"most": limit})
         try:
             return strict_json.loads(raw.decode("utf-8"))
         except ValueError as exc:
-            raise ParseError(f"The body is not valid JSON: {str(exc)[:200]}") from None
+            raise ParseError(_("The body is not valid JSON: %(error)s")
+                             % {"error": str(exc)[:200]}) from None

@@ -66,10 +66,13 @@ MIDDLEWARE = [
     # Outermost of the middleware that reach the database (sessions, auth, axes).
     "bloqueio_site.unavailable.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The reader's language: the switcher's cookie, else Accept-Language (docs/i18n.md).
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in account's own language wins over the cookie and the browser's.
+    "accounts.language.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lockout into its own response.
@@ -309,9 +312,16 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = DEBUG
 
+# --- Languages (docs/i18n.md) -----------------------------------------------------------
+# English and Brazilian Portuguese, at the same URLs: LocaleMiddleware picks the language
+# from the switcher's cookie, else Accept-Language; a signed-in account's own choice
+# (accounts.User.language) wins over both. Catalogues: locale/<ll_CC>/LC_MESSAGES/*.po,
+# compiled to .mo by `make run`, `make test` and the image build.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("pt-br", "Português (Brasil)")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # a choice made once lasts (Django's default: the session)
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -321,6 +331,7 @@ if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

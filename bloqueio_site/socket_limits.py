@@ -30,6 +30,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from bloqueio_site import limits
 from games.live.frames import CLOSE_FLOOD as CLOSE_OVER_LIMIT  # 4429, as for a flood
@@ -217,7 +218,7 @@ async def run_holding(app: Any, scope: dict[str, Any], receive: Any, send: Any,
 
 
 def _opens_left(address: str) -> None:
-    limits.check(OPENS, f"socket:{address}", "Too many sockets opened from this address")
+    limits.check(OPENS, f"socket:{address}", _("Too many sockets opened from this address"))
 
 
 class _Limits:
@@ -250,8 +251,8 @@ class AddressLimits(_Limits):
         except limits.RateLimited as exc:
             raise Over(exc.code, exc.detail, exc.retry_after) from None
         return await hold(f"address:{address}", PER_ADDRESS,
-                          f"At most {PER_ADDRESS} sockets may be open from one address; "
-                          "close one first.")
+                          _("At most %(most)s sockets may be open from one address; "
+                            "close one first.") % {"most": PER_ADDRESS})
 
 
 class AccountLimits(_Limits):
@@ -263,5 +264,5 @@ class AccountLimits(_Limits):
         if user is None or not user.is_authenticated:
             return None
         return await hold(f"account:{user.pk}", PER_ACCOUNT,
-                          f"At most {PER_ACCOUNT} sockets may be open for one account; "
-                          "close one first.")
+                          _("At most %(most)s sockets may be open for one account; "
+                            "close one first.") % {"most": PER_ACCOUNT})

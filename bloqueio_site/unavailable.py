@@ -21,18 +21,21 @@ from typing import Any
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 
 from bloqueio_site.errors import Unavailable
 
 log = logging.getLogger("bloqueio.unavailable")
 
 RETRY_AFTER_SECONDS = "2"
-UNAVAILABLE = {
-    "code": "unavailable",
-    "detail": "The service is busy or its database is unreachable; retry shortly.",
-}
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 UNAVAILABLE_ERRORS = (*DATABASE_ERRORS, Unavailable)
+
+
+def unavailable_body() -> dict[str, str]:
+    """The 503 answer's JSON, in the reader's language."""
+    return {"code": "unavailable",
+            "detail": _("The service is busy or its database is unreachable; retry shortly.")}
 
 
 def log_unavailable(exc: BaseException, request: Any = None) -> None:
@@ -44,7 +47,7 @@ def log_unavailable(exc: BaseException, request: Any = None) -> None:
 def response(request: HttpRequest, exc: BaseException) -> HttpResponse:
     """503 for ``request``: JSON for the API and health, a page for people."""
     retry_after = RETRY_AFTER_SECONDS
-    body = UNAVAILABLE
+    body = unavailable_body()
     if isinstance(exc, Unavailable):  # a refusal, said by its own detail, not logged
         retry_after = str(getattr(exc, "retry_after", None) or RETRY_AFTER_SECONDS)
         body = exc.as_dict()

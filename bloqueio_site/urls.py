@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts import language
 from accounts import views as account_views
 from bloqueio_site import health, jscatalog
 from bloqueio_site import views as site_views
@@ -16,6 +17,8 @@ urlpatterns = [
     path("favicon.ico", site_views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    # The language switcher of every page (same URLs for every language: no prefixes).
+    path("i18n/setlang/", language.set_language, name="set_language"),
     path("users/<str:username>/", account_views.profile, name="profile"),
     path("api/", include("accounts.api.urls")),
     path("api/", include("games.api.urls")),

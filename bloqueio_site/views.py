@@ -7,6 +7,7 @@ import sys
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.utils.translation import gettext as _
 
 from bloqueio_site import unavailable
 
@@ -17,7 +18,7 @@ def _wants_json(request: HttpRequest) -> bool:
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _wants_json(request):
-        return JsonResponse({"code": "not_found", "detail": "Not found."}, status=404)
+        return JsonResponse({"code": "not_found", "detail": _("Not found.")}, status=404)
     return render(request, "404.html", status=404)
 
 
@@ -28,13 +29,13 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if isinstance(exc, unavailable.UNAVAILABLE_ERRORS):
         return unavailable.response(request, exc)
     if _wants_json(request):
-        return JsonResponse({"code": "server_error", "detail": "Server error."}, status=500)
+        return JsonResponse({"code": "server_error", "detail": _("Server error.")}, status=500)
     return render(request, "500.html", status=500)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _wants_json(request):
-        return JsonResponse({"code": "bad_request", "detail": "Bad request."}, status=400)
+        return JsonResponse({"code": "bad_request", "detail": _("Bad request.")}, status=400)
     return render(request, "400.html", status=400)
 
 

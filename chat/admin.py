@@ -9,6 +9,8 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from chat import services
 from chat.models import ChatMessage, Mute
@@ -39,15 +41,17 @@ class ChatMessageAdmin(ReadOnly):
     def has_delete_message_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("moderation.delete_message")
 
-    @admin.action(description="Delete selected messages (kept for moderators)…",
+    @admin.action(description=gettext_lazy("Delete selected messages (kept for moderators)…"),
                   permissions=["delete_message"])
     def delete_messages(self, request: HttpRequest,
                         queryset: QuerySet[ChatMessage]) -> TemplateResponse | None:
         def delete(message: ChatMessage, reason: str) -> None:
             services.delete_message(actor=request.user, message_id=message.pk, reason=reason)
 
-        return with_reason(self, request, queryset.order_by("pk"), title="Delete messages",
-                           verb="Deleted", noun="message", run=delete)
+        return with_reason(self, request, queryset.order_by("pk"), title=_("Delete messages"),
+                           verb=_("Delete"), run=delete,
+                           done=ngettext_lazy("Deleted %(count)s message.",
+                                              "Deleted %(count)s messages.", "count"))
 
 
 @admin.register(Mute)

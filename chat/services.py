@@ -21,6 +21,8 @@ import regex
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from chat import rooms
 from chat.errors import (
@@ -80,9 +82,10 @@ def check_visible(text: str) -> None:
     others cannot see being sent) or that stacks more than MAX_MARKS marks on one
     character; both `invalid`."""
     if not _VISIBLE.search(text):
-        raise InvalidMessage("The message has nothing visible in it.")
+        raise InvalidMessage(_("The message has nothing visible in it."))
     if _STACKED.search(text):
-        raise InvalidMessage(f"At most {MAX_MARKS} accents or marks on one character.")
+        raise InvalidMessage(_("At most %(most)s accents or marks on one character.")
+                             % {"most": MAX_MARKS})
 
 
 def muted_until(user: Any, now: Any = None) -> tuple[bool, Any]:
@@ -106,15 +109,15 @@ def _announce(game_id: int, room: str, frame: dict[str, Any]) -> None:
 def post_message(*, game_id: int, user: Any, text: Any) -> ChatMessage:
     """Write `text` to the caller's room of the game (see `chat.rooms`)."""
     if user is None or not user.is_authenticated:
-        raise NotAuthenticated("Log in to chat.")
+        raise NotAuthenticated(_("Log in to chat."))
     if not isinstance(text, str):
-        raise InvalidMessage("`text` must be a string.")
+        raise InvalidMessage(_("`text` must be a string."))
     clean = clean_text(text)
     if not clean:
-        raise InvalidMessage("The message is empty.")
+        raise InvalidMessage(_("The message is empty."))
     check_visible(clean)
     if len(clean) > MAX_LENGTH:
-        raise TooLong(f"Messages are limited to {MAX_LENGTH} characters.")
+        raise TooLong(_("Messages are limited to %(most)s characters.") % {"most": MAX_LENGTH})
     with transaction.atomic():
         # Why lock the author's row: one user's posts queue here, so two sent at once
         # cannot both pass the rate count below. Other users and the game are untouched.
@@ -123,12 +126,14 @@ def post_message(*, game_id: int, user: Any, text: Any) -> ChatMessage:
         now = timezone.now()
         muted, until = muted_until(user, now)
         if muted:
-            when = "until a moderator lifts it" if until is None else f"until {until.isoformat()}"
-            raise Muted(f"You are muted {when}.", until=until)
+            raise Muted(_("You are muted until a moderator lifts it.") if until is None else
+                        _("You are muted until %(until)s (UTC).") % {
+                            "until": date_format(until, "DATETIME_FORMAT")},
+                        until=until)
         _check_rate(user, now)
         game = Game.objects.filter(pk=game_id).values("status", "state__in_game").first()
         if game is None:
-            raise NotFound(f"No game {game_id}.")
+            raise NotFound(_("No game %(id)s.") % {"id": game_id})
         seat = (Seat.objects.filter(game_id=game_id, user_id=user.pk)
                 .values_list("seat", flat=True).first())
         room = rooms.writing_room(game["status"], seat, game["state__in_game"])
@@ -140,21 +145,21 @@ def post_message(*, game_id: int, user: Any, text: Any) -> ChatMessage:
 
 
 def _check_rate(user: Any, now: Any) -> None:
-    since = {seconds: now - timedelta(seconds=seconds) for _, seconds in RATE_LIMITS}
+    since = {seconds: now - timedelta(seconds=seconds) for _limit, seconds in RATE_LIMITS}
     recent = list(ChatMessage.objects.filter(author_id=user.pk,
                                              created_at__gte=min(since.values()))
                   .values_list("created_at", flat=True))
     for limit, seconds in RATE_LIMITS:
         if sum(1 for at in recent if at >= since[seconds]) >= limit:
-            raise RateLimited(f"At most {limit} messages every {seconds} seconds; "
-                              "wait a moment.")
+            raise RateLimited(_("At most %(most)s messages every %(seconds)s seconds; "
+                                "wait a moment.") % {"most": limit, "seconds": seconds})
 
 
 def _require(actor: Any, perm: str) -> None:
     if actor is None or not actor.is_authenticated:
-        raise NotAuthenticated("Log in first.")
+        raise NotAuthenticated(_("Log in first."))
     if not actor.has_perm(perm):
-        raise Forbidden("You may not do that.")
+        raise Forbidden(_("You may not do that."))
 
 
 def _reason(reason: Any) -> str:
@@ -162,12 +167,12 @@ def _reason(reason: Any) -> str:
     from moderation.errors import ReasonRequired
 
     if not isinstance(reason, str):
-        raise InvalidMessage("`reason` must be a string.")
+        raise InvalidMessage(_("`reason` must be a string."))
     reason = clean_text(reason)
     if not reason or not _VISIBLE.search(reason):
-        raise ReasonRequired("A moderator action needs a reason.")
+        raise ReasonRequired(_("A moderator action needs a reason."))
     if len(reason) > MAX_REASON:
-        raise TooLong(f"A reason is limited to {MAX_REASON} characters.")
+        raise TooLong(_("A reason is limited to %(most)s characters.") % {"most": MAX_REASON})
     return reason
 
 
@@ -180,14 +185,14 @@ def delete_message(*, actor: Any, message_id: int, reason: str) -> ChatMessage:
     reason = _reason(reason)
     found = ChatMessage.objects.select_related("author").filter(pk=message_id).first()
     if found is None:
-        raise NotFound(f"No chat message {message_id}.")
+        raise NotFound(_("No chat message %(id)s.") % {"id": message_id})
     moderation.guard(actor=actor, action="delete_message", target=found, reason=reason,
                      users=[found.author])
     with transaction.atomic():
         message = (ChatMessage.objects.select_for_update(of=("self",))
                    .select_related("author").filter(pk=message_id).first())
         if message is None:
-            raise NotFound(f"No chat message {message_id}.")
+            raise NotFound(_("No chat message %(id)s.") % {"id": message_id})
         if message.deleted:
             return message
         message.deleted = True
@@ -208,7 +213,8 @@ def mute_user(*, actor: Any, user: Any, reason: str, minutes: int | None) -> Mut
     reason = _reason(reason)
     if minutes is not None and (type(minutes) is not int
                                 or not 1 <= minutes <= MAX_MUTE_MINUTES):
-        raise InvalidMessage(f"`minutes` must be 1 to {MAX_MUTE_MINUTES}, or null.")
+        raise InvalidMessage(_("`minutes` must be 1 to %(most)s, or null.")
+                             % {"most": MAX_MUTE_MINUTES})
     moderation.guard(actor=actor, action="mute_user", target=user, reason=reason,
                      users=[user])
     with transaction.atomic():
@@ -231,6 +237,6 @@ def unmute_user(*, actor: Any, user: Any, reason: str) -> int:
         now = timezone.now()
         ended = Mute.objects.filter(active_mutes(now), user_id=user.pk).update(until=now)
         if not ended:
-            raise NotMuted(f"{user.username} is not muted.")
+            raise NotMuted(_("%(name)s is not muted.") % {"name": user.username})
         moderation.record(actor=actor, action="unmute_user", target=user, reason=reason)
     return ended

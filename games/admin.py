@@ -16,6 +16,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from bloqueio_site.errors import ServiceError
 from chat.admin import ChatInline
@@ -34,12 +36,13 @@ class SeatInline(admin.TabularInline):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.display(description="moderation")
+    @admin.display(description=gettext_lazy("moderation"))
     def remove(self, seat: Seat) -> SafeString:
         if seat.pk is None or not seat.game.is_live:
             return mark_safe("")
         url = reverse("admin:games_game_remove_seat", args=[seat.game_id])
-        return format_html('<a href="{}?seat={}">Remove this seat…</a>', url, seat.seat)
+        return format_html('<a href="{}?seat={}">{}</a>', url, seat.seat,
+                           _("Remove this seat…"))
 
 
 class RemoveSeatForm(ReasonForm):
@@ -71,33 +74,39 @@ class GameAdmin(admin.ModelAdmin):
     def has_remove_seat_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("moderation.remove_seat")
 
-    @admin.display(description="board (current ply)")
+    @admin.display(description=gettext_lazy("board (current ply)"))
     def board(self, game: Game) -> SafeString:
         return board(game)
 
-    @admin.display(description="events")
+    @admin.display(description=gettext_lazy("events"))
     def events(self, game: Game) -> SafeString:
         url = reverse("admin:games_event_changelist")
-        return format_html('<a href="{}?game__id__exact={}">{} event(s)</a> · '
-                           '<a href="{}">game page</a>', url, game.pk, game.ply,
-                           reverse("game", args=[game.pk]), )
+        return format_html('<a href="{}?game__id__exact={}">{}</a> · <a href="{}">{}</a>',
+                           url, game.pk, ngettext_lazy("%(count)s event", "%(count)s events",
+                                                       "count") % {"count": game.ply},
+                           reverse("game", args=[game.pk]), _("game page"))
 
-    @admin.action(description="Abort selected games (no result)…", permissions=["abort"])
+    @admin.action(description=gettext_lazy("Abort selected games (no result)…"),
+                  permissions=["abort"])
     def abort_games(self, request: HttpRequest,
                     queryset: QuerySet[Game]) -> TemplateResponse | None:
         return with_reason(
-            self, request, queryset, title="Abort games (no result)", verb="Aborted", noun="game",
+            self, request, queryset, title=_("Abort games (no result)"), verb=_("Abort"),
+            done=ngettext_lazy("Aborted %(count)s game.", "Aborted %(count)s games.", "count"),
             run=lambda game, reason: moderation.moderate_abort(
                 actor=request.user, game_id=game.pk, reason=reason) and None)
 
-    @admin.action(description="Annul selected ranked games (revert their rating changes)…",
+    @admin.action(description=gettext_lazy(
+        "Annul selected ranked games (revert their rating changes)…"),
                   permissions=["annul"])
     def annul_games(self, request: HttpRequest,
                     queryset: QuerySet[Game]) -> TemplateResponse | None:
         # Oldest first: each annulment replays the later games of its players.
         return with_reason(
-            self, request, queryset.order_by("finished_at"), title="Annul ranked games",
-            verb="Annulled", noun="game", run=lambda game, reason: moderation.moderate_annul(
+            self, request, queryset.order_by("finished_at"), title=_("Annul ranked games"),
+            verb=_("Annul"),
+            done=ngettext_lazy("Annulled %(count)s game.", "Annulled %(count)s games.", "count"),
+            run=lambda game, reason: moderation.moderate_annul(
                 actor=request.user, game_id=game.pk, reason=reason) and None)
 
     def get_urls(self) -> list[Any]:
@@ -112,7 +121,8 @@ class GameAdmin(admin.ModelAdmin):
         game = get_object_or_404(Game, pk=game_id)
         form = RemoveSeatForm(request.POST if request.method == "POST" else None,
                               initial={"seat": request.GET.get("seat")})
-        form.fields["seat"].choices = [(s.seat, f"seat {s.seat}: {s.user}")
+        form.fields["seat"].choices = [(s.seat, _("seat %(seat)s: %(user)s")
+                                        % {"seat": s.seat, "user": s.user})
                                        for s in game.seats.select_related("user")]
         change = reverse("admin:games_game_change", args=[game.pk])
         if form.is_valid():
@@ -121,12 +131,15 @@ class GameAdmin(admin.ModelAdmin):
                 moderation.moderate_remove_seat(actor=request.user, game_id=game.pk,
                                                 seat=seat, reason=form.cleaned_data["reason"])
             except ServiceError as exc:
-                self.message_user(request, f"Seat {seat}: {exc.detail}", messages.WARNING)
+                self.message_user(request, _("Seat %(seat)s: %(detail)s")
+                                  % {"seat": seat, "detail": exc.detail}, messages.WARNING)
             else:
-                self.message_user(request, f"Seat {seat} removed from game {game.pk}.")
+                self.message_user(request, _("Seat %(seat)s removed from game %(game)s.")
+                                  % {"seat": seat, "game": game.pk})
             return HttpResponseRedirect(change)
-        return reason_page(self, request, title=f"Remove a seat from game {game.pk}",
-                           form=form, objects=[game], verb="Remove seat",
+        return reason_page(self, request,
+                           title=_("Remove a seat from game %(game)s") % {"game": game.pk},
+                           form=form, objects=[game], verb=_("Remove seat"),
                            extra={"board": board(game)})
 
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from bloqueio_site import soft_cache
 from games import bots, engine, selectors
 from games.errors import GameError, GameNotFound
@@ -45,11 +48,11 @@ def analysable_game(game_id: int) -> Game:
     """The game, if its analysis may be shown now; refusals have codes."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise GameNotFound(f"No game {game_id}.")
+        raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
     if game.ranked and game.status not in OVER:
-        raise NoAnalysisInRanked(
+        raise NoAnalysisInRanked(_(
             "Analysis of a ranked game opens when it is over; until then it would be "
-            "computer assistance.")
+            "computer assistance."))
     return game
 
 
@@ -91,7 +94,10 @@ def cached_best_move(*, game_id: int, ply: int) -> tuple[Game, str, dict[str, An
     if there is one: the view throttles only the searches, never a cached answer."""
     game = analysable_game(game_id)
     if ply > game.ply:
-        raise PlyOutOfRange(f"The game has {game.ply} plies; ply must be 0 to {game.ply}.")
+        raise PlyOutOfRange(ngettext(
+            "The game has %(last)s ply; ply must be 0 to %(last)s.",
+            "The game has %(last)s plies; ply must be 0 to %(last)s.",
+            game.ply) % {"last": game.ply})
     key = _key(game, "best", ply)
     return game, key, soft_cache.get(key)
 
@@ -105,12 +111,14 @@ def best_move(game: Game, ply: int, key: str) -> dict[str, Any]:
     rules = engine.get(game.kind)
     state = rules.replay(selectors.engine_events(game.pk, upto=ply))
     if state.turn is None:
-        raise NoSeatToMove(f"Nobody is to move after ply {ply}: the game is over there.")
+        raise NoSeatToMove(_("Nobody is to move after ply %(ply)s: the game is over there.")
+                           % {"ply": ply})
     started = time.perf_counter()
     try:
         choice = bots.think(rules, state, LEVEL, seed=game.pk, budget_s=BUDGET_S)
     except ValueError as exc:  # no legal action: the position is over in all but name
-        raise NoSeatToMove(f"There is no move to suggest after ply {ply}: {exc}.") from None
+        raise NoSeatToMove(_("There is no move to suggest after ply %(ply)s: %(why)s.")
+                           % {"ply": ply, "why": exc}) from None
     ms = round((time.perf_counter() - started) * 1000)
     try:
         reason = bots.explain(rules, state, choice.action)

@@ -1,9 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class GamesConfig(AppConfig):
     name = "games"
     default_auto_field = "django.db.models.BigAutoField"
+    verbose_name = gettext_lazy("Games")
 
     def ready(self) -> None:
         from accounts.signals import credentials_revoked, user_banned

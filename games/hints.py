@@ -1,4 +1,5 @@
-"""Hints: the `medium` bot's suggestion for the caller's seat, with a reason in words.
+"""Hints: the `medium` bot's suggestion for the caller's seat, with a reason in words
+(the bots' English, translated by `games.texts`).
 
 Casual games only (a hint in a ranked game would be a second player); computed from the
 stored state, read-only. The suggestion is deterministic for a position (the seed is the
@@ -11,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext as _
 
-from games import bots, engine
+from games import bots, engine, texts
 from games.errors import GameError, GameNotFound, NotAPlayer, NotYourTurn
 from games.models import Game, Status
 from games.services import require_playing
@@ -37,18 +39,18 @@ def hint(*, game_id: int, user: AbstractBaseUser) -> Hint:
     """The suggestion for `user`'s seat on their turn; refusals have codes."""
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
     if game is None:
-        raise GameNotFound(f"No game {game_id}.")
+        raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
     if game.ranked:
-        raise NoHintsInRanked("Hints are for casual games; ranked games are played alone.")
+        raise NoHintsInRanked(_("Hints are for casual games; ranked games are played alone."))
     seat = next((s.seat for s in game.seats.all() if s.user_id == user.pk), None)
     if seat is None:
-        raise NotAPlayer("Hints are for the players of the game.")
+        raise NotAPlayer(_("Hints are for the players of the game."))
     require_playing(game)
     rules = engine.get(game.kind)
     state = rules.state_from_json(game.state)
     if state.turn != seat or game.status != Status.ACTIVE:
-        raise NotYourTurn("A hint is for your own turn.")
+        raise NotYourTurn(_("A hint is for your own turn."))
     action = bots.choose(rules, state, LEVEL, seed=game.pk * 100_003 + game.ply,
                          budget_s=BUDGET_S)
     return Hint(action.to_json(), rules.format_action(action),
-                bots.explain(rules, state, action))
+                texts.sentence(bots.explain(rules, state, action)))  # in the reader's language

@@ -7,6 +7,7 @@ drawn without waiting for a request; the ES modules in `static/js/` take it from
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -22,19 +23,22 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
-from games import bots, engine, selectors, services
-from games.boards import board_css, board_spec, render_svg, rules_figures
-from games.boards.colours import kind_label, seat_styles
+from games import bots, engine, selectors, services, texts
+from games.boards import board_css, render_svg, rules_figures
+from games.boards.colours import seat_styles
+from games.engine.notation import format_cell
 from games.live import presence
 from games.models import Game, Seat, Status
 
 # (label, initial seconds, increment seconds); "" = untimed.
 TIME_CONTROLS = {
-    "": ("No clock", None, None),
+    "": (gettext_lazy("No clock"), None, None),
     "60+1": ("1 min + 1 s", 60, 1),
     "120+2": ("2 min + 2 s", 120, 2),
     "180+2": ("3 min + 2 s", 180, 2),
@@ -43,9 +47,15 @@ TIME_CONTROLS = {
     "1800+20": ("30 min + 20 s", 1800, 20),
 }
 MY_GAMES = 12
-# The lobby's "Play against the computer" form: its levels, in the order offered.
-BOT_LEVELS = [(level, level.capitalize()) for level in bots.LEVELS]
-BOT_ABOUT = [(level.capitalize(), bots.ABOUT[level]) for level in bots.LEVELS]  # how strong
+
+
+def _bot_levels() -> list[tuple[str, str]]:
+    """The lobby's "Play against the computer" levels, in the order offered."""
+    return [(level, texts.level_label(level)) for level in bots.LEVELS]
+
+
+def _bad_ply(game: Game) -> str:
+    return _("ply must be a whole number from 0 to %(last)s.") % {"last": game.ply}
 
 
 def _game_or_404(game_id: int) -> Game:
@@ -59,12 +69,10 @@ def _kinds() -> list[dict[str, Any]]:
     out = []
     for k in engine.KINDS:
         info = engine.get(k).info
-        label = kind_label(k)
-        # "Bloqueio (2 players)" already says how many; others get it added for menus.
-        counted = f"{info.seats} player" in label
-        out.append({"kind": k, "label": label, "seats": list(seat_styles(k)),
-                    "menu_label": label if counted else f"{label} ({info.seats} players)",
-                    "summary": info.summary, "players": info.seats,
+        seats = [{**s, "name": texts.colour(s["name"])} for s in seat_styles(k)]
+        out.append({"kind": k, "label": texts.kind_title(k), "seats": seats,
+                    "menu_label": texts.menu_label(k),
+                    "summary": texts.kind_summary(k), "players": info.seats,
                     "clock": info.clock})
     return out
 
@@ -92,8 +100,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         seats = (Seat.objects.filter(user=request.user).select_related("game")
                  .order_by("-game__created_at")[:MY_GAMES])
-        mine = [{"id": s.game.pk, "kind": s.game.kind, "label": kind_label(s.game.kind),
-                 "status": s.game.status, "seat": s.seat, "ply": s.game.ply,
+        mine = [{"id": s.game.pk, "kind": s.game.kind, "label": texts.kind_title(s.game.kind),
+                 "status": s.game.status, "status_label": texts.status(s.game.status),
+                 "seat": s.seat, "ply": s.game.ply,
                  "ranked": s.game.ranked,
                  "won": bool(s.game.result and s.game.result.get("winner") == s.seat)}
                 for s in seats]
@@ -105,7 +114,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
                  for seat in range(1, max(k["players"] for k in kinds))]
     return render(request, "games/lobby.html", {
         "kinds": kinds, "time_controls": TIME_CONTROLS, "my_games": mine,
-        "bot_levels": BOT_LEVELS, "bot_about": BOT_ABOUT, "bot_seats": bot_seats,
+        "bot_levels": _bot_levels(), "bot_seats": bot_seats,
+        "bot_about": [(texts.level_label(level), texts.bot_about(level))
+                      for level in bots.LEVELS],
         "lobby_data": {"kinds": kinds, "user": request.user.username or None},
     })
 
@@ -133,16 +144,18 @@ def create(request: HttpRequest) -> HttpResponse:
     if computer and kind in engine.KINDS:
         others = engine.get(kind).info.seats - 1
         if len(levels) < others:  # more than `others` is the service's too_many_bots
-            return _back_to_form(request, "Pick the computer's level for every other seat "
-                                 f"(this game has {others}).", computer)
+            return _back_to_form(request, ngettext(
+                "Pick the computer's level for every other seat (this game has %(count)s).",
+                "Pick the computer's level for every other seat (this game has %(count)s).",
+                others) % {"count": others}, computer)
     if tc_key in TIME_CONTROLS:
-        _, initial, increment = TIME_CONTROLS[tc_key]
+        _label, initial, increment = TIME_CONTROLS[tc_key]
         time_control = None if initial is None else {"initial": initial, "increment": increment}
     elif re.fullmatch(r"[0-9]{1,6}\+[0-9]{1,4}", tc_key):  # "Play again" with a game's clock
         initial, increment = (int(part) for part in tc_key.split("+"))
         time_control = {"initial": initial, "increment": increment}  # the service checks it
     else:
-        return _back_to_form(request, "Pick a time control from the list.", computer)
+        return _back_to_form(request, _("Pick a time control from the list."), computer)
     try:
         game = services.create_game(user=request.user, kind=kind,
                                     ranked=request.POST.get("ranked") == "1",
@@ -162,7 +175,8 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, exc.detail)
     else:
         if game.status == Status.ACTIVE:  # the last seat: the others hear it live
-            messages.success(request, "You took the last seat: the game has started. Good luck!")
+            messages.success(request,
+                             _("You took the last seat: the game has started. Good luck!"))
     return redirect("game", game_id=game_id)
 
 
@@ -184,12 +198,12 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     user_id = request.user.pk if request.user.is_authenticated else None
     seat = selectors.seat_of(game, user_id)
     data = {
-        "game": body, "spec": board_spec(game.kind), "events": _event_rows(game),
+        "game": body, "spec": texts.spec(game.kind), "events": _event_rows(game),
         "me": {"username": request.user.username or None, "seat": seat,
                "moderator": request.user.has_perm("moderation.delete_message")},
-        "label": kind_label(game.kind),
+        "label": texts.kind_title(game.kind),
         # For "Add bot" on the empty seats of a waiting casual game (game.js).
-        "bot_levels": [{"level": level, "label": text} for level, text in BOT_LEVELS],
+        "bot_levels": [{"level": level, "label": text} for level, text in _bot_levels()],
     }
     can_join = (game.status == Status.WAITING and user_id is not None and seat is None)
     return render(request, "games/game.html", {
@@ -224,12 +238,12 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
     ply = _ply_param(request, game)
     if ply == -1:
-        return HttpResponseBadRequest(f"ply must be a whole number from 0 to {game.ply}.")
+        return HttpResponseBadRequest(_bad_ply(game))
     data = {
-        "game": selectors.game_json(game), "spec": board_spec(game.kind),
+        "game": selectors.game_json(game), "spec": texts.spec(game.kind),
         "events": _event_rows(game), "states": _states(game),
         "ply": game.ply if ply is None else ply,
-        "label": kind_label(game.kind),
+        "label": texts.kind_title(game.kind),
     }
     return render(request, "games/replay.html", {"game": game, "data": data,
                                                  "label": data["label"],
@@ -241,12 +255,12 @@ def board_svg(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
     ply = _ply_param(request, game)
     if ply == -1:
-        return HttpResponseBadRequest(f"ply must be a whole number from 0 to {game.ply}.",
-                                      content_type="text/plain")
+        return HttpResponseBadRequest(_bad_ply(game), content_type="text/plain")
     ply = game.ply if ply is None else ply
     state = game.state if ply == game.ply else selectors.state_at(game, ply).to_json()
     svg = render_svg(game.kind, state, ply=ply,
-                     title=f"{kind_label(game.kind)}, game #{game.pk}, ply {ply}")
+                     title=_("%(kind)s, game #%(game)s, ply %(ply)s") % {
+                         "kind": texts.kind_title(game.kind), "game": game.pk, "ply": ply})
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     # A finished game's positions never change; a live one's latest position does.
     response["Cache-Control"] = ("public, max-age=86400"
@@ -262,9 +276,10 @@ def check(request: HttpRequest, game_id: int) -> JsonResponse:
     try:
         action = strict_json.loads(request.GET.get("action", ""))
     except ValueError:
-        return JsonResponse({"code": "invalid", "detail": "action must be JSON."}, status=400)
+        return JsonResponse({"code": "invalid", "detail": _("action must be JSON.")},
+                            status=400)
     if game.status != Status.ACTIVE:
-        return JsonResponse({"ok": False, "reason": "the game is not running"})
+        return JsonResponse({"ok": False, "reason": _("the game is not running")})
     rules = engine.get(game.kind)
     user_id = request.user.pk if request.user.is_authenticated else None
     seat = selectors.seat_of(game, user_id)
@@ -272,14 +287,15 @@ def check(request: HttpRequest, game_id: int) -> JsonResponse:
         legality = rules.is_legal(rules.state_from_json(game.state), action, seat)
     except engine.EngineError as exc:
         return JsonResponse({"ok": False, "reason": str(getattr(exc, "reason", exc))})
-    return JsonResponse({"ok": bool(legality.ok), "reason": legality.reason})
+    reason = texts.sentence(legality.reason) if legality.reason else legality.reason
+    return JsonResponse({"ok": bool(legality.ok), "reason": reason})
 
 
 def leaderboard(request: HttpRequest, kind: str = "bloqueio") -> HttpResponse:
     if kind not in engine.KINDS:
         raise Http404(f"No game kind {kind}.")
     return render(request, "games/leaderboard.html", {
-        "kind": kind, "kinds": _kinds(), "label": kind_label(kind),
+        "kind": kind, "kinds": _kinds(), "label": texts.kind_title(kind),
     })
 
 
@@ -288,8 +304,13 @@ def rules_page(request: HttpRequest, kind: str) -> HttpResponse:
     if kind not in engine.KINDS:
         raise Http404(f"No game kind {kind}.")
     figures = rules_figures(kind)  # SVG we draw from the engine's data: safe markup
+    info = engine.get(kind).info
+    info = dataclasses.replace(info, title=texts.kind_title(kind),
+                               summary=texts.kind_summary(kind))  # in the reader's language
     return render(request, "rules/page.html", {
-        "kind": kind, "label": kind_label(kind), "info": engine.get(kind).info,
+        "kind": kind, "label": info.title, "info": info,
+        # the bottom right square: the page says how far the square names run
+        "last_square": format_cell((info.rows - 1, info.cols - 1)),
         "rules_template": f"rules/{kind}.html", "kinds": _kinds(),
         "start_svg": mark_safe(figures["start"]),
         "pieces": [{"name": p["name"], "svg": mark_safe(p["svg"])}

@@ -17,6 +17,8 @@ from django.apps import apps
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from accounts import services as accounts
 from accounts.models import User
@@ -80,7 +82,7 @@ def record(*, actor: AbstractBaseUser | None, action: str, target: models.Model,
     """
     reason = (reason or "").strip()
     if not reason:
-        raise ReasonRequired("A moderator action needs a reason.")
+        raise ReasonRequired(_("A moderator action needs a reason."))
     if action not in Action.values:
         raise ValueError(f"unknown moderation action {action!r}")
     entry = ModerationLog.objects.create(
@@ -112,13 +114,13 @@ def _describe(target: models.Model) -> str:
 def _require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ReasonRequired("A moderator action needs a reason.")
+        raise ReasonRequired(_("A moderator action needs a reason."))
     return reason
 
 
 def _require_permission(actor: AbstractBaseUser, action: str) -> None:
     if not (actor.is_active and actor.has_perm(PERMISSION[action])):  # type: ignore[attr-defined]
-        raise NotAModerator("You may not do that.")
+        raise NotAModerator(_("You may not do that."))
 
 
 def check_can_moderate(*, actor: AbstractBaseUser, users: Iterable[User | None]) -> None:
@@ -129,8 +131,9 @@ def check_can_moderate(*, actor: AbstractBaseUser, users: Iterable[User | None])
         return
     for user in users:
         if user is not None and (user.is_staff or user.is_superuser):
-            raise StaffProtected(f"{user.username} is staff: only a superuser can moderate "
-                                 "a staff account, its messages, seats, games or reports.")
+            raise StaffProtected(_("%(name)s is staff: only a superuser can moderate a staff "
+                                   "account, its messages, seats, games or reports.")
+                                 % {"name": user.username})
 
 
 def guard(*, actor: AbstractBaseUser, action: str, target: models.Model, reason: str,
@@ -167,7 +170,7 @@ def _moderate(*, actor: AbstractBaseUser, action: str, target: models.Model, rea
 def _game(game_id: int) -> Game:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise GameNotFound(f"No game {game_id}.")
+        raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
     return game
 
 
@@ -206,8 +209,8 @@ def check_can_ban(*, actor: AbstractBaseUser, user: User) -> None:
     staff account banned by someone who is not a superuser (moderators stay off staff)."""
     accounts.check_can_ban(user=user, by=actor)  # type: ignore[arg-type]
     if user.is_staff and not actor.is_superuser:  # type: ignore[attr-defined]
-        raise accounts.BanRefused(f"{user.username} is staff: only a superuser can ban "
-                                  "a staff account.")
+        raise accounts.BanRefused(_("%(name)s is staff: only a superuser can ban a staff "
+                                    "account.") % {"name": user.username})
 
 
 def moderate_ban(*, actor: AbstractBaseUser, user: User, reason: str) -> accounts.BanReport:
@@ -252,20 +255,22 @@ def file_report(*, reporter: AbstractBaseUser, target_type: str, target_id: int,
     """Queue a report for moderators: one open report per reporter and target, at most
     REPORTS_PER_HOUR per reporter an hour, never about yourself."""
     if target_type not in TargetType.values:
-        raise InvalidReport(f"target_type: one of {', '.join(TargetType.values)}.")
+        raise InvalidReport(_("target_type: one of %(values)s.")
+                            % {"values": ", ".join(TargetType.values)})
     if category not in Category.values:
-        raise InvalidReport(f"category: one of {', '.join(Category.values)}.")
+        raise InvalidReport(_("category: one of %(values)s.")
+                            % {"values": ", ".join(Category.values)})
     reason = (reason or "").strip()
     if not reason or len(reason) > REASON_MAX:
-        raise InvalidReport(f"reason: 1 to {REASON_MAX} characters.")
+        raise InvalidReport(_("reason: 1 to %(most)s characters.") % {"most": REASON_MAX})
     if not isinstance(target_id, int) or not 0 < target_id < 2**63:
-        raise TargetNotFound(f"No {target_type} {target_id}.")
+        raise _no_target(target_type, target_id)
     target = report_target(target_type, target_id)
     if target is None:
-        raise TargetNotFound(f"No {target_type} {target_id}.")
+        raise _no_target(target_type, target_id)
     author_id = target.pk if target_type == TargetType.USER else getattr(target, "author_id", None)
     if author_id == reporter.pk:
-        raise CannotReportSelf("You cannot report yourself.")
+        raise CannotReportSelf(_("You cannot report yourself."))
     with transaction.atomic():
         # Lock the reporter's row: one reporter's reports are filed one at a time, so two
         # at once cannot both pass the hourly count below.
@@ -273,17 +278,30 @@ def file_report(*, reporter: AbstractBaseUser, target_type: str, target_id: int,
         since = timezone.now() - timedelta(hours=1)
         recent = Report.objects.filter(reporter_id=reporter.pk, created_at__gte=since).count()
         if recent >= REPORTS_PER_HOUR:
-            raise RateLimited(f"At most {REPORTS_PER_HOUR} reports an hour; try again later.")
+            raise RateLimited(_("At most %(most)s reports an hour; try again later.")
+                              % {"most": REPORTS_PER_HOUR})
         if Report.objects.filter(reporter_id=reporter.pk, target_type=target_type,
                                  target_id=target_id, status=ReportStatus.OPEN).exists():
-            raise AlreadyReported("You have an open report about this already.")
+            raise AlreadyReported(_("You have an open report about this already."))
         try:
             with transaction.atomic():
                 return Report.objects.create(
                     reporter_id=reporter.pk, target_type=target_type, target_id=target_id,
                     category=category, reason=reason)
         except IntegrityError:  # the partial unique index; the lock makes this unlikely
-            raise AlreadyReported("You have an open report about this already.") from None
+            raise AlreadyReported(_("You have an open report about this already.")) from None
+
+
+def _no_target(target_type: str, target_id: object) -> TargetNotFound:
+    return TargetNotFound(_("No %(type)s %(id)s.") % {"type": target_type, "id": target_id})
+
+
+# A closed report's status, in words (ReportClosed).
+REPORT_STATUS = {
+    ReportStatus.OPEN: pgettext_lazy("report", "open"),
+    ReportStatus.RESOLVED: pgettext_lazy("report", "resolved"),
+    ReportStatus.DISMISSED: pgettext_lazy("report", "dismissed"),
+}
 
 
 def resolve_report(*, moderator: AbstractBaseUser, report_id: int, note: str) -> Report:
@@ -300,13 +318,14 @@ def _handle(moderator: AbstractBaseUser, report_id: int, note: str, status: str,
             action: str) -> Report:
     report = Report.objects.filter(pk=report_id).first()
     if report is None:
-        raise TargetNotFound(f"No report {report_id}.")
+        raise TargetNotFound(_("No report %(id)s.") % {"id": report_id})
 
     def close() -> Report:
         # Lock the report: two moderators closing it at once, one of them is refused.
         locked = Report.objects.select_for_update().get(pk=report_id)
         if locked.status != ReportStatus.OPEN:
-            raise ReportClosed(f"The report is already {locked.status}.")
+            raise ReportClosed(_("The report is already %(status)s.")
+                               % {"status": REPORT_STATUS[locked.status]})
         locked.status = status
         locked.handled_by_id = moderator.pk
         locked.handled_at = timezone.now()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from rest_framework import serializers
 
 
@@ -61,6 +62,15 @@ class MeOut(serializers.Serializer):
     email = serializers.CharField(allow_blank=True, help_text="an e-mail address, or empty")
     date_joined = serializers.DateTimeField()
     ratings = RatingOut(many=True)
+    language = serializers.CharField(
+        allow_blank=True, help_text="the language chosen for pages and error details, "
+        "a code of LANGUAGES (`en`, `pt-br`); empty: the browser's Accept-Language decides")
+
+
+class MeIn(serializers.Serializer):
+    language = serializers.ChoiceField(
+        choices=["", *(code for code, _ in settings.LANGUAGES)], required=False,
+        help_text="`en`, `pt-br`, or empty to follow the browser's Accept-Language")
 
 
 class GameSummaryOut(serializers.Serializer):

@@ -11,8 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import credentials, selectors, services
+from accounts import credentials, language, selectors, services
 from accounts.api.serializers import (
+    MeIn,
     MeOut,
     NewTokenIn,
     NewTokenOut,
@@ -106,6 +107,15 @@ class MeView(APIView):
 
     @extend_schema(responses={200: MeOut, **errors(401)})
     def get(self, request: Request) -> Response:
+        return Response(selectors.me_json(request.user))
+
+    @extend_schema(request=MeIn, responses={200: MeOut, **errors(400, 401)})
+    def patch(self, request: Request) -> Response:
+        """Change the account's settings: `language` (its pages and error details)."""
+        data = MeIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        if "language" in data.validated_data:
+            language.choose(request.user, data.validated_data["language"])
         return Response(selectors.me_json(request.user))
 
 

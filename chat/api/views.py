@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
@@ -40,7 +41,7 @@ class GameChatView(APIView):
         after = _valid(io.AfterIn, request.query_params)["after"]
         game = game_selectors.get_game(game_id)
         if game is None:
-            raise NotFound(f"No game {game_id}.")
+            raise NotFound(_("No game %(id)s.") % {"id": game_id})
         found = selectors.history(game=game, viewer=request.user, after_id=after,
                                   limit=selectors.HISTORY_CAP + 1)
         user_id = request.user.pk if request.user.is_authenticated else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from redis.exceptions import RedisError
 from rest_framework import exceptions, permissions, serializers
@@ -11,7 +12,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from bloqueio_site.api_schema import ErrorOut, errors
-from games import analysis
+from games import analysis, texts
 
 RANKED_LIVE = OpenApiResponse(
     ErrorOut, description="`no_analysis_in_ranked`: the game is ranked and not over yet")
@@ -74,7 +75,9 @@ class AnalysisView(APIView):
     @extend_schema(operation_id="games_analysis",
                    responses={200: AnalysisOut, 403: RANKED_LIVE, **errors(400, 401, 404)})
     def get(self, request: Request, game_id: int) -> Response:
-        return Response(analysis.series(game_id=game_id))
+        found = analysis.series(game_id=game_id)
+        measure = {**found["measure"], "name": texts.words(found["measure"]["name"])}
+        return Response({**found, "measure": measure})
 
 
 class BestMoveView(APIView):
@@ -88,7 +91,8 @@ class BestMoveView(APIView):
 
     def throttled(self, request: Request, wait: float | None) -> None:
         raise exceptions.Throttled(
-            wait, detail="Too many best-move requests; try again shortly.", code="rate_limited")
+            wait, detail=_("Too many best-move requests; try again shortly."),
+            code="rate_limited")
 
     @extend_schema(
         operation_id="games_analysis_best",
@@ -107,5 +111,5 @@ class BestMoveView(APIView):
         if found is None:
             super().check_throttles(request)
             found = analysis.best_move(game, ply, key)
-        return Response(found)
+        return Response({**found, "reason": texts.sentence(found["reason"])})
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
@@ -19,7 +20,7 @@ from games.ranked import leaderboard, matchmaking
 
 def _kind(kind: str) -> str:
     if kind not in engine.KINDS:
-        raise GameNotFound(f"No game kind {kind!r}.")
+        raise GameNotFound(_("No game kind %(kind)s.") % {"kind": repr(kind)})
     return kind
 
 
@@ -55,7 +56,7 @@ class LeaderboardView(APIView):
         total, rows = leaderboard.page(kind=_kind(kind), number=number)
         last = max(1, -(-total // leaderboard.PAGE_SIZE))
         if number > last:
-            raise GameNotFound("Invalid page.")
+            raise GameNotFound(_("Invalid page."))
         base = request.build_absolute_uri(request.path)
         return Response({
             "count": total,

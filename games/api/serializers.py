@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from games import bots, engine
@@ -40,9 +41,9 @@ class QueryIn(serializers.Serializer):
             for name in self.fields:
                 values = data.getlist(name)
                 if len(values) > 1:
-                    wrong[name] = ["Give this parameter once."]
+                    wrong[name] = [_("Give this parameter once.")]
                 elif values == [""]:
-                    wrong[name] = ["This parameter may not be empty; leave it out instead."]
+                    wrong[name] = [_("This parameter may not be empty; leave it out instead.")]
             if wrong:
                 raise serializers.ValidationError(wrong)
         return super().to_internal_value(data)

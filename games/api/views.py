@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.pagination import PageNumberPagination
@@ -30,7 +32,7 @@ def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
 def _game(game_id: int) -> Game:
     game = selectors.get_game(game_id)
     if game is None:
-        raise GameNotFound(f"No game {game_id}.")
+        raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
     return game
 
 
@@ -137,7 +139,7 @@ class EventsView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         after = _valid(io.AfterIn, request.query_params)["after"]
         if not Game.objects.filter(pk=game_id).exists():
-            raise GameNotFound(f"No game {game_id}.")
+            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
         return Response({"events": selectors.events_after(game_id, after)})
 
 
@@ -148,10 +150,13 @@ class ReplayView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
-            raise GameNotFound(f"No game {game_id}.")
+            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
         ply = _valid(io.ReplayIn, request.query_params).get("ply", game.ply)
         if ply > game.ply:
-            raise InvalidRequest(f"The game has {game.ply} plies; ply must be 0 to {game.ply}.")
+            raise InvalidRequest(ngettext(
+                "The game has %(last)s ply; ply must be 0 to %(last)s.",
+                "The game has %(last)s plies; ply must be 0 to %(last)s.",
+                game.ply) % {"last": game.ply})
         return Response({"ply": ply, "state": selectors.state_at(game, ply).to_json()})
 
 
@@ -160,7 +165,7 @@ class LegalActionsView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
-            raise GameNotFound(f"No game {game_id}.")
+            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
         rules = engine.get(game.kind)
         state = rules.state_from_json(game.state)
         if game.status != "active" or state.turn is None:
@@ -186,7 +191,7 @@ class ExportView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
-            raise GameNotFound(f"No game {game_id}.")
+            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
         rules = engine.get(game.kind)
         events = [rules.parse_event(e) for e in selectors.engine_events(game.pk)]
         return Response({"id": game.pk, "kind": game.kind, "notation": rules.format_game(events)})

@@ -15,6 +15,9 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import Model
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from bloqueio_site.errors import ServiceError
 from moderation.models import REASON_MAX
@@ -26,7 +29,7 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(
         max_length=REASON_MAX, strip=True,
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        help_text="Kept in the moderation log with the outcome.",
+        help_text=gettext_lazy("Kept in the moderation log with the outcome."),
     )
 
 
@@ -48,29 +51,30 @@ def reason_page(modeladmin: admin.ModelAdmin, request: HttpRequest, *, title: st
 
 
 def with_reason(modeladmin: admin.ModelAdmin, request: HttpRequest, objects: Iterable[Model],
-                *, title: str, verb: str, noun: str, run: Callable[[Any, str], str | None],
-                label: str = "Reason") -> TemplateResponse | None:
+                *, title: str, verb: str, done: Promise, run: Callable[[Any, str], str | None],
+                label: str | None = None) -> TemplateResponse | None:
     """Ask for a reason, then `run(obj, reason)` for each object.
 
     `run` returns a message for the object (or None) and raises ServiceError on a
-    refusal, which is shown as a warning (the services have logged it already).
+    refusal, which is shown as a warning (the services have logged it already). `done`
+    says how many were done: `ngettext_lazy("Banned %(count)s user.", ..., "count")`.
     """
     form = ReasonForm(request.POST if "reason" in request.POST else None)
-    form.fields["reason"].label = label
+    form.fields["reason"].label = label or _("Reason")
     if not form.is_valid():
         return reason_page(modeladmin, request, title=title, form=form, objects=objects,
                            verb=verb, action=request.POST.get("action", ""))
     reason = form.cleaned_data["reason"]
     objects = list(objects)
-    done = 0
+    count = 0
     for obj in objects:
         try:
             note = run(obj, reason)
         except ServiceError as exc:
             modeladmin.message_user(request, f"{obj}: {exc.detail}", messages.WARNING)
             continue
-        done += 1
+        count += 1
         if note:
             modeladmin.message_user(request, note)
-    modeladmin.message_user(request, f"{verb} {done} {noun}(s).")
+    modeladmin.message_user(request, done % {"count": count})
     return None

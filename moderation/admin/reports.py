@@ -11,6 +11,8 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from games.models import Game
 from moderation import services
@@ -31,7 +33,8 @@ def _game_of(report: Report, target: Model | None) -> Game | None:
 
 
 def _note(report: Report) -> str:
-    return f"Report #{report.pk} {report.status}."
+    return _("Report #%(id)s %(status)s.") % {"id": report.pk,
+                                              "status": services.REPORT_STATUS[report.status]}
 
 
 @admin.register(Report)
@@ -64,39 +67,42 @@ class ReportAdmin(admin.ModelAdmin):
     def has_handle_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("moderation.change_report")
 
-    @admin.display(description="target")
+    @admin.display(description=gettext_lazy("target"))
     def target(self, report: Report) -> SafeString:
         target = _target(report)
         if target is None:
-            return format_html("{} {} (gone)", report.target_type, report.target_id)
+            return format_html("{} {} ({})", report.target_type, report.target_id,
+                               _("gone"))
         pairs = []
         if report.target_type == TargetType.USER:
-            pairs.append((reverse("profile", args=[target.get_username()]), "profile"))
+            pairs.append((reverse("profile", args=[target.get_username()]), _("profile")))
         game = _game_of(report, target)
         if game is not None:
-            pairs.append((reverse("game", args=[game.pk]), "game page"))
+            pairs.append((reverse("game", args=[game.pk]), _("game page")))
         return admin_link(target) + (mark_safe(" · ") + links(pairs) if pairs else "")
 
-    @admin.display(description="board")
+    @admin.display(description=gettext_lazy("board"))
     def board(self, report: Report) -> SafeString:
         return board(_game_of(report, _target(report)))
 
-    @admin.action(description="Resolve selected reports (with a note)",
+    @admin.action(description=gettext_lazy("Resolve selected reports (with a note)"),
                   permissions=["handle"])
     def resolve_reports(self, request: HttpRequest,
                         queryset: QuerySet[Report]) -> TemplateResponse | None:
         return with_reason(
-            self, request, queryset, title="Resolve reports", verb="Resolved", noun="report",
-            label="Note",
+            self, request, queryset, title=_("Resolve reports"), verb=_("Resolve"),
+            done=ngettext_lazy("Resolved %(count)s report.", "Resolved %(count)s reports.",
+                               "count"), label=_("Note"),
             run=lambda r, note: _note(services.resolve_report(
                 moderator=request.user, report_id=r.pk, note=note)))
 
-    @admin.action(description="Dismiss selected reports (with a note)",
+    @admin.action(description=gettext_lazy("Dismiss selected reports (with a note)"),
                   permissions=["handle"])
     def dismiss_reports(self, request: HttpRequest,
                         queryset: QuerySet[Report]) -> TemplateResponse | None:
         return with_reason(
-            self, request, queryset, title="Dismiss reports", verb="Dismissed", noun="report",
-            label="Note",
+            self, request, queryset, title=_("Dismiss reports"), verb=_("Dismiss"),
+            done=ngettext_lazy("Dismissed %(count)s report.", "Dismissed %(count)s reports.",
+                               "count"), label=_("Note"),
             run=lambda r, note: _note(services.dismiss_report(
                 moderator=request.user, report_id=r.pk, note=note)))

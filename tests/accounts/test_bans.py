@@ -185,9 +185,9 @@ def test_admin_ban_action_bans_the_selection_but_never_a_superuser(root, alice, 
     }, follow=True)
     assert response.status_code == 200
     texts = [str(m) for m in get_messages(response.wsgi_request)]
-    assert "Banned 2 user(s)." in texts
+    assert "Banned 2 users." in texts
     assert any("root is a superuser" in t for t in texts)
-    assert any(t.startswith("alice:") and "removed from 1 active game(s)" in t for t in texts)
+    assert any(t.startswith("alice:") and "removed from 1 active game" in t for t in texts)
     active = dict(User.objects.filter(bot_level="").values_list("username", "is_active"))
     assert active == {"root": True, "alice": False, "bob": False, "carol": True}
     assert not Token.objects.filter(user__in=[alice, bob]).exists()

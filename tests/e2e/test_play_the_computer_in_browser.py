@@ -45,6 +45,25 @@ def best_step(rules: Any, state: Any) -> dict[str, Any]:
     return scored[0][2]
 
 
+def play_out(page: Any, game_id: int, rules: Any, *, max_plies: int = MAX_PLIES,
+             on_my_turn: Any = None) -> dict[str, Any]:
+    """Play seat ME's turns by clicking `best_step` until the game is over; returns the
+    game's final JSON. `on_my_turn(game)` looks at the page first on each turn."""
+    while True:
+        page.wait_for_function(
+            "document.querySelector('#board svg').dataset.status !== 'active'"
+            " || document.querySelector('#board rect.cell.legal') !== null", timeout=20_000)
+        game = api_get(page, f"/api/games/{game_id}/")
+        if game["status"] != "active":
+            return game
+        assert game["state"]["turn"] == ME and game["ply"] < max_plies
+        if on_my_turn is not None:
+            on_my_turn(game)
+        r, c = best_step(rules, rules.state_from_json(game["state"]))["to"]
+        page.click(f'#board rect.cell.legal[data-row="{r}"][data-col="{c}"]')
+        page.wait_for_selector(f'#board svg:not([data-ply="{game["ply"]}"])')
+
+
 @pytest.fixture
 def game_ids_from_1() -> Iterator[None]:
     """The next game is #1, whatever ran before (the easy bot is seeded by the game id);
@@ -96,14 +115,9 @@ def play_the_computer(new_page, worker):
     assert page.locator("#waiting").is_hidden()
 
     bot_plies = 0
-    while True:
-        page.wait_for_function(
-            "document.querySelector('#board svg').dataset.status !== 'active'"
-            " || document.querySelector('#board rect.cell.legal') !== null", timeout=20_000)
-        game = api_get(page, f"/api/games/{game_id}/")
-        if game["status"] != "active":
-            break
-        assert game["state"]["turn"] == ME and game["ply"] < MAX_PLIES
+
+    def bot_moved(game: dict[str, Any]) -> None:
+        nonlocal bot_plies
         if game["ply"]:
             bot_plies += 1
             # The bot's move is on the board: the page shows the server's position.
@@ -113,9 +127,8 @@ def play_the_computer(new_page, worker):
             assert page.locator(f'#moves li[data-ply="{game["ply"]}"]').count() == 1
             if bot_plies == 2:
                 shot(page, "game-vs-computer")
-        r, c = best_step(rules, rules.state_from_json(game["state"]))["to"]
-        page.click(f'#board rect.cell.legal[data-row="{r}"][data-col="{c}"]')
-        page.wait_for_selector(f'#board svg:not([data-ply="{game["ply"]}"])')
+
+    game = play_out(page, game_id, rules, on_my_turn=bot_moved)
 
     page.wait_for_selector("#result:not([hidden])")
     result = page.inner_text("#result")

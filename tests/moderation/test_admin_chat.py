@@ -45,7 +45,7 @@ def test_mute_for_an_hour_asks_for_a_reason_then_mutes_and_logs(alice, bob, mod)
     assert refused.value.code == "muted"
 
     response = _act(client, USERS, "unmute_users", [alice], reason="apologised")
-    assert "Unmuted 1 user(s)." in messages_of(response)
+    assert "Unmuted 1 user." in messages_of(response)
     assert chat.post_message(game_id=game.pk, user=alice, text="sorry").text == "sorry"
     assert ModerationLog.objects.filter(action="unmute_user", reason="apologised").exists()
 
@@ -60,7 +60,7 @@ def test_deleting_a_message_keeps_it_marked_and_logs(alice, bob, mod):
     message = chat.post_message(game_id=game.pk, user=alice, text="rude words")
     client = browser(mod)
     response = _act(client, MESSAGES, "delete_messages", [message], reason="abuse")
-    assert "Deleted 1 message(s)." in messages_of(response)
+    assert "Deleted 1 message." in messages_of(response)
     message.refresh_from_db()
     assert message.deleted and message.deleted_by_id == mod.pk
     assert message.text == "rude words"  # kept for moderators

@@ -35,7 +35,7 @@ def test_abort_asks_for_a_reason_then_aborts_and_logs(alice, bob, carol, mod):
     assert not ModerationLog.objects.exists()
 
     response = _act(client, "abort_games", [live, waiting], reason="players stuck")
-    assert "Aborted 2 game(s)." in messages_of(response)
+    assert "Aborted 2 games." in messages_of(response)
     assert {g.status for g in Game.objects.filter(pk__in=[live.pk, waiting.pk])} == {"aborted"}
     entries = ModerationLog.objects.filter(action="abort_game").order_by("target_id")
     assert [(e.actor, e.target_type, e.reason, e.outcome) for e in entries] == [
@@ -47,7 +47,7 @@ def test_a_refused_abort_is_logged_with_its_refusal(alice, bob, mod):
     finish_by_resignations(game, [alice, bob], [1])
     response = _act(browser(mod), "abort_games", [game], reason="too late")
     assert any("already finished" in m for m in messages_of(response))
-    assert "Aborted 0 game(s)." in messages_of(response)
+    assert "Aborted 0 games." in messages_of(response)
     entry = ModerationLog.objects.get()
     assert (entry.action, entry.reason) == ("abort_game", "too late")
     assert "already finished" in entry.outcome
@@ -57,7 +57,7 @@ def test_annul_reverts_ratings_and_logs(players, mod):
     game = finish_by_resignations(started_game(players, ranked=True), players, [3, 1, 2])
     casual = finish_by_resignations(started_game(players), players, [3, 1, 2])
     response = _act(browser(mod), "annul_games", [game, casual], reason="win trading")
-    assert "Annulled 1 game(s)." in messages_of(response)
+    assert "Annulled 1 game." in messages_of(response)
     assert Game.objects.get(pk=game.pk).annulled_at is not None
     assert not RatingChange.objects.filter(game=game).exists()
     outcomes = dict(ModerationLog.objects.values_list("target_id", "outcome"))

@@ -33,8 +33,8 @@ def test_ban_asks_for_a_reason_then_bans_and_logs(alice, bob, carol, mod):
 
     response = _act(client, "ban_users", [alice, bob], reason="cheating with a bot")
     texts = messages_of(response)
-    assert "Banned 2 user(s)." in texts
-    assert any(t.startswith("alice:") and "removed from 1 active game(s)" in t for t in texts)
+    assert "Banned 2 users." in texts
+    assert any(t.startswith("alice:") and "removed from 1 active game" in t for t in texts)
     assert not User.objects.filter(pk__in=[alice.pk, bob.pk], is_active=True).exists()
     assert not Token.objects.filter(user__in=[alice, bob]).exists()
     duel.refresh_from_db()
@@ -45,7 +45,7 @@ def test_ban_asks_for_a_reason_then_bans_and_logs(alice, bob, carol, mod):
         ("bob", "cheating with a bot", "done", mod.pk)]
 
     response = _act(client, "unban_users", [bob], reason="appeal accepted")
-    assert "Unbanned 1 user(s)." in messages_of(response)
+    assert "Unbanned 1 user." in messages_of(response)
     assert User.objects.get(pk=bob.pk).is_active
     entry = ModerationLog.objects.get(action="unban_user")
     assert (entry.target_repr, entry.reason, entry.outcome) == ("bob", "appeal accepted", "done")
@@ -56,7 +56,7 @@ def test_refused_bans_are_logged_with_the_refusal(root, alice, mod):
     other_staff = staff("helper")
     response = _act(browser(mod), "ban_users", [root, mod, other_staff], reason="oops")
     texts = messages_of(response)
-    assert "Banned 0 user(s)." in texts
+    assert "Banned 0 users." in texts
     people = User.objects.filter(is_active=True, bot_level="")
     assert people.count() == 4  # root, alice, mod, helper
     outcomes = dict(ModerationLog.objects.values_list("target_repr", "outcome"))

@@ -138,7 +138,7 @@ def test_resolve_and_dismiss_with_a_note_are_logged(alice, bob, carol, mod):
     assert page.status_code == 200 and b'name="reason"' in page.content
     response = client.post(QUEUE, {"action": "resolve_reports", "_selected_action": [one],
                                    "reason": "bob banned for a week"}, follow=True)
-    assert "Resolved 1 report(s)." in messages_of(response)
+    assert "Resolved 1 report." in messages_of(response)
     client.post(QUEUE, {"action": "dismiss_reports", "_selected_action": [two, one],
                         "reason": "not abuse"})
     reports = {r.pk: r for r in Report.objects.all()}

@@ -138,11 +138,11 @@ def test_unban_selected_users_leaves_a_banned_moderator_banned(mod, root):
     other = _banned(staff("helper", group="moderators"))
     data = {"action": "unban_users", "_selected_action": [other.pk], "reason": "appeal"}
     response = browser(mod).post("/admin/accounts/user/", data, follow=True)
-    assert "Unbanned 0 user(s)." in messages_of(response)
+    assert "Unbanned 0 users." in messages_of(response)
     assert any("only a superuser" in m for m in messages_of(response))
     assert not User.objects.get(pk=other.pk).is_active
     response = browser(root).post("/admin/accounts/user/", data, follow=True)
-    assert "Unbanned 1 user(s)." in messages_of(response)
+    assert "Unbanned 1 user." in messages_of(response)
     assert User.objects.get(pk=other.pk).is_active
 
 
@@ -150,7 +150,7 @@ def test_mute_selected_users_skips_staff_and_mutes_the_rest(alice, mod, root):
     data = {"action": "mute_indefinitely", "_selected_action": [alice.pk, root.pk, mod.pk],
             "reason": "spam"}
     response = browser(mod).post("/admin/accounts/user/", data, follow=True)
-    assert "Muted 1 user(s)." in messages_of(response)
+    assert "Muted 1 user." in messages_of(response)
     assert list(Mute.objects.values_list("user__username", flat=True)) == ["alice"]
 
 

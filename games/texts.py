@@ -1,0 +1,270 @@
+"""The engine's and the bots' English, in the reader's language.
+
+The engine (games/engine/) and the bots (games/bots/) are pure Python without Django,
+so they speak English: kind titles and summaries, colour and measure names, what each
+bot level is like, why an action is refused ("cell [3,4] is occupied") and why a bot
+likes a move ("shortens Red's path from 7 to 6"). The platform translates them here,
+by their English text: each phrase is marked below, so `make messages` extracts it, and
+is looked up with gettext when shown. A sentence with parts is matched against its
+English pattern (`%(name)s` for each part) and its colour names are translated too.
+English comes out unchanged, and so does a sentence no pattern knows.
+tests/games/test_texts.py fails when the engine or the bots say something new.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
+
+from games import bots, engine
+from games.boards import board_spec
+from games.boards.colours import kind_label, seat_styles
+
+# The kinds' titles and summaries (engine KindInfo.title, .summary) and the measure
+# names (KindInfo.measure_name); game names without a word to translate stay as they are.
+KIND_WORDS = (
+    gettext_noop("Bloqueio (2 players)"),
+    gettext_noop("Quoridor (4 players)"),
+    gettext_noop("Blokus (2 players)"),
+    gettext_noop("Four pawns race across a 9x9 board into their goal zones; 6 barriers each."),
+    gettext_noop("Two pawns race to the opposite goal zone; 12 barriers each."),
+    gettext_noop("Reach the far row of a 9x9 board first; 10 walls each, never seal a path."),
+    gettext_noop("Four pawns race to the opposite sides of a 9x9 board; 5 walls each."),
+    gettext_noop("Place your mark next to your opponent's last one; whoever cannot, loses."),
+    gettext_noop("Race to the far row of a 5x5 board, blocking one cell after every step."),
+    gettext_noop("Four colours fit their 21 pieces on a 20x20 board, each touching its own "
+                 "only corner to corner."),
+    gettext_noop("Classic Blokus for two: each player plays two colours (blue and red, "
+                 "yellow and green)."),
+    gettext_noop("Two colours on a 14x14 board, starting from e4 and j9; most squares "
+                 "placed wins."),
+    gettext_noop("steps to goal"),
+    gettext_noop("placements available"),
+    gettext_noop("steps available"),
+    gettext_noop("score"),
+)
+
+# Seat and piece colours (SeatInfo.name), in lower case; a capital is kept as it came.
+COLOURS = {
+    "red": pgettext_lazy("colour", "red"),
+    "blue": pgettext_lazy("colour", "blue"),
+    "green": pgettext_lazy("colour", "green"),
+    "yellow": pgettext_lazy("colour", "yellow"),
+    "purple": pgettext_lazy("colour", "purple"),
+    "orange": pgettext_lazy("colour", "orange"),
+}
+
+# The bot levels (bots.LEVELS) and what each is like (bots.ABOUT).
+LEVEL_NAMES = {
+    "easy": pgettext_lazy("bot level", "easy"),
+    "medium": pgettext_lazy("bot level", "medium"),
+    "hard": pgettext_lazy("bot level", "hard"),
+}
+BOT_ABOUT = (
+    gettext_noop("A beginner: it often moves or places at random, and medium beats it in "
+                 "about nine games out of ten."),
+    gettext_noop("Plays the best move it sees one move ahead: it beats a simple greedy "
+                 "player in nine two-player games out of ten, but at a four-seat table it "
+                 "wins only about one race in four against three of them."),
+    gettext_noop("Thinks up to a second a move: it beats medium in most two-player games "
+                 "and a simple greedy player in nearly all of them, and wins about six "
+                 "four-seat races in ten against three greedy players (about half against "
+                 "three medium)."),
+)
+
+# A game's status (games.models.Status).
+STATUSES = {
+    "waiting": pgettext_lazy("game status", "waiting"),
+    "active": pgettext_lazy("game status", "active"),
+    "finished": pgettext_lazy("game status", "finished"),
+    "aborted": pgettext_lazy("game status", "aborted"),
+}
+
+# Sentences with parts. Parts named in NAME_PARTS are colour names (translated too);
+# NUMBER_PARTS are whole numbers; any other part is one token (a cell "[3,4]", a piece).
+NAME_PARTS = frozenset({"who", "name", "colour", "whose"})
+NUMBER_PARTS = frozenset({"before", "now", "steps", "grown", "n", "mine", "theirs", "size",
+                          "opened", "most", "want", "got", "seat"})
+
+# Why the engine refuses an action (Rules.is_legal(...).reason).
+REFUSALS = (
+    gettext_noop("game is over"),
+    gettext_noop("not your turn"),
+    gettext_noop("no barriers left"),
+    gettext_noop("no path for seat %(seat)s"),
+    gettext_noop("pass is legal only when nothing else is"),
+    gettext_noop("barrier anchor %(cell)s is out of range"),
+    gettext_noop("cell %(cell)s is off the board"),
+    gettext_noop("cell %(cell)s is not enterable"),
+    gettext_noop("cell %(cell)s is occupied"),
+    gettext_noop("cell %(cell)s is not reachable"),
+    gettext_noop("barrier overlaps %(line)s at %(cell)s"),
+    gettext_noop("barrier crosses %(line)s at %(cell)s"),
+    gettext_noop("pass is never legal here: a seat that cannot act loses"),
+    gettext_noop("cell %(cell)s is not next to the opponent's last placement %(last)s"),
+    gettext_noop("cell %(cell)s is not a step from %(start)s"),
+    gettext_noop("cell %(cell)s is blocked"),
+    gettext_noop("cell %(cell)s is the opponent's"),
+    gettext_noop("a winning step places no block"),
+    gettext_noop("a run must block an empty cell"),
+    gettext_noop("cell %(cell)s is already blocked"),
+    gettext_noop("cell %(cell)s is under a pawn"),
+    gettext_noop("pass is legal only when no piece can be placed"),
+    gettext_noop("unknown piece %(piece)s"),
+    gettext_noop("you have already placed %(piece)s"),
+    gettext_noop("%(piece)s overlaps a piece on %(cell)s"),
+    gettext_noop("your first piece must cover your corner %(cell)s"),
+    gettext_noop("your first piece must cover your start square %(cell)s"),
+    gettext_noop("%(piece)s shares an edge with your own piece"),
+    gettext_noop("%(piece)s must touch a corner of your own %(colour)s piece"),
+    gettext_noop("%(piece)s does not fit on the board"),
+    gettext_noop("not the shape of %(piece)s: it covers %(want)s squares, not %(got)s"),
+    gettext_noop("not the shape of %(piece)s"),
+)
+
+# Why a bot likes a move (bots.explain): hints, and the replay's best move.
+REASONS = (
+    gettext_noop("passes: there is nothing else %(who)s can do"),
+    gettext_noop("reaches %(who)s's goal and wins the game"),
+    gettext_noop("shortens %(who)s's path from %(before)s to %(now)s"),
+    gettext_noop("moves %(who)s's pawn aside; its path stays %(steps)s steps"),
+    gettext_noop("places a barrier that changes no path; %(who)s's stays %(steps)s steps"),
+    gettext_noop("blocks %(name)s, who is %(steps)s steps from goal: their path grows from "
+                 "%(steps)s to %(grown)s"),
+    gettext_noop("leaves %(name)s no place to go: %(who)s wins"),
+    gettext_noop("leaves %(name)s %(n)s place to go"),
+    gettext_noop("leaves %(name)s %(n)s places to go"),
+    gettext_noop("reaches %(who)s's goal row and wins the game"),
+    gettext_noop("leaves %(name)s no step to take: %(who)s wins"),
+    gettext_noop("blocks %(cell)s and walls %(name)s off from its goal"),
+    gettext_noop("steps to %(to)s, %(mine)s from %(who)s's goal, and blocks %(cell)s, "
+                 "leaving %(name)s %(theirs)s steps from goal"),
+    gettext_noop("passes: none of %(colour)s's pieces fits any more"),
+    gettext_noop("places a %(size)s-square piece and opens %(opened)s new corner"),
+    gettext_noop("places a %(size)s-square piece and opens %(opened)s new corners"),
+    gettext_noop("places a %(size)s-square piece and opens %(opened)s new corner, "
+                 "taking %(most)s of %(whose)s's"),
+    gettext_noop("places a %(size)s-square piece and opens %(opened)s new corners, "
+                 "taking %(most)s of %(whose)s's"),
+)
+
+_PART = re.compile(r"%\((\w+)\)s")
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    msgid: str
+    regex: re.Pattern[str]
+
+
+def _compile(msgid: str) -> _Pattern:
+    """The English sentence `msgid` as a regex with a named group per part (a part used
+    twice must repeat the same text)."""
+    pieces = _PART.split(msgid)
+    out, seen = [], set()
+    for i, piece in enumerate(pieces):
+        if i % 2 == 0:
+            out.append(re.escape(piece))
+        elif piece in seen:
+            out.append(f"(?P={piece})")
+        else:
+            seen.add(piece)
+            body = r"-?\d+" if piece in NUMBER_PARTS else (
+                r".+?" if piece in NAME_PARTS else r"\S+?")
+            out.append(f"(?P<{piece}>{body})")
+    return _Pattern(msgid, re.compile("".join(out)))
+
+
+_PATTERNS = tuple(_compile(m) for m in (*REFUSALS, *REASONS))
+
+
+def sentence(text: str) -> str:
+    """`text` (a refusal or a bot's reason) in the active language; as it came when no
+    pattern knows it."""
+    for pattern in _PATTERNS:
+        found = pattern.regex.fullmatch(text)
+        if found is not None:
+            parts = {k: colour(v) if k in NAME_PARTS else v
+                     for k, v in found.groupdict().items()}
+            return gettext(pattern.msgid) % parts
+    return text
+
+
+def colour(name: str) -> str:
+    """A colour name ("Red", "blue", "Blue & Red") translated, its capitals kept."""
+    if " & " in name:
+        return " & ".join(colour(part) for part in name.split(" & "))
+    word = COLOURS.get(name.lower())
+    if word is None:
+        return name  # a mark such as "X"
+    text = str(word)
+    return text[:1].upper() + text[1:] if name[:1].isupper() else text
+
+
+def words(text: str) -> str:
+    """An exact phrase of the engine or the bots (a title, a summary, a measure name, a
+    level's description) in the active language."""
+    return gettext(text) if text else text
+
+
+def kind_title(kind: str) -> str:
+    return words(kind_label(kind))
+
+
+def kind_summary(kind: str) -> str:
+    return words(engine.get(kind).info.summary)
+
+
+def menu_label(kind: str) -> str:
+    """The title with its player count, for menus ("Quoridor (2 players)")."""
+    info = engine.get(kind).info
+    english = kind_label(kind)
+    if f"{info.seats} player" in english:  # "Bloqueio (2 players)" says it already
+        return words(english)
+    return gettext("%(title)s (%(count)s players)") % {"title": words(english),
+                                                        "count": info.seats}
+
+
+def seat_name(kind: str, seat: int) -> str:
+    """A seat as people call it: its colour, or its colours ("Blue & Red" in blokus2)."""
+    names = [colour(s["name"]) for s in seat_styles(kind) if s["seat"] == seat]
+    return " & ".join(names) or gettext("seat %(seat)s") % {"seat": seat}
+
+
+def level_name(level: str) -> str:
+    """A bot level ("easy") in the active language, lower case."""
+    return str(LEVEL_NAMES.get(level, level))
+
+
+def level_label(level: str) -> str:
+    """A bot level for a menu: "Easy"."""
+    return level_name(level).capitalize()
+
+
+def bot_about(level: str) -> str:
+    return words(bots.ABOUT[level])
+
+
+def computer(level: str) -> str:
+    """How the computer's account at `level` is named on the page: "Computer (hard)"."""
+    return pgettext("the bot's name", "Computer (%(level)s)") % {"level": level_name(level)}
+
+
+def status(value: str) -> str:
+    """A game's status ("finished") in the active language."""
+    return str(STATUSES.get(value, value))
+
+
+def spec(kind: str) -> dict[str, Any]:
+    """`games.boards.board_spec(kind)` with its words in the active language."""
+    found = board_spec(kind)
+    found["title"] = words(found["title"])
+    found["summary"] = words(found["summary"])
+    for entry in (*found["colours"], *found["seats"]):
+        entry["name"] = colour(entry["name"])
+    found["measure"]["name"] = words(found["measure"]["name"])
+    return found
+
