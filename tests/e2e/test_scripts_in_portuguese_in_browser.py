@@ -69,21 +69,21 @@ def test_the_lobby_and_a_game_against_the_computer_read_in_portuguese(server: An
         page.wait_for_selector('#board svg[data-status="active"]')
         page.wait_for_selector("#board rect.cell.legal")
         assert page.inner_text("#status-line").strip().endswith(  # after the seat's chip
-            "Sua vez: clique em uma casa destacada, ou em uma canaleta para pôr uma barreira.")
+            "Sua vez: clique em uma casa destacada, ou em uma canaleta para pôr uma parede.")
         me = page.locator('#players li[data-seat="0"]')
         bot = page.locator('#players li[data-seat="1"]')
         assert "(você)" in me.inner_text()
         assert "rating 1.512" in me.inner_text()  # Intl.NumberFormat: a point between thousands
-        assert "10 barreiras" in me.inner_text() and "da vez" in me.inner_text()
+        assert "10 paredes" in me.inner_text() and "da vez" in me.inner_text()
         assert bot.locator(".name a").inner_text() == "Computador (fácil)"
         clock = me.locator(".clock")
         assert re.fullmatch(r"[45]:\d\d", clock.inner_text())  # running: 5:00 or a little less
-        assert clock.get_attribute("aria-label").startswith("Relógio de ")
-        assert page.inner_text("#moves") == "Nenhuma jogada ainda."
+        assert clock.get_attribute("aria-label").startswith("Relógio de Vermelho: ")
+        assert page.inner_text("#moves") == "Nenhum lance ainda."
         assert page.inner_text("#hint") == "Dica"
-        assert page.inner_text("#barrier-mode") == "Modo barreira: desligado"
+        assert page.inner_text("#barrier-mode") == "Modo parede: desligado"  # Quoridor's walls
         assert page.get_attribute("#chat-input", "placeholder") == "Diga alguma coisa…"
-        assert page.inner_text("#chat-room") == "Chat dos jogadores"
+        assert page.inner_text("#chat-room") == "Bate-papo dos jogadores"
         assert page.get_attribute("#board svg", "aria-label").startswith("Tabuleiro de ")
 
         # Chat: a message's time, its full date the Brazilian way in its title.
@@ -99,7 +99,7 @@ def test_the_lobby_and_a_game_against_the_computer_read_in_portuguese(server: An
         page.wait_for_selector('#moves li[data-ply="2"]')
         said = page.inner_text("#status-msg")  # the computer's move in words
         assert re.fullmatch(
-            r".+ \(Computador, fácil\) (moveu para|colocou uma barreira \w+ em) \w+\.", said), said
+            r".+ \(Computador, fácil\) (moveu para|colocou uma parede \w+ em) \w+\.", said), said
         assert page.get_attribute('#moves li[data-ply="1"] a', "aria-label").startswith("lance 1, ")
 
         # Resigning: the result in words.
