@@ -6,13 +6,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import language
 from accounts import views as account_views
-from bloqueio_site import health
+from bloqueio_site import health, jscatalog
 from bloqueio_site import views as site_views
 
 urlpatterns = [
     path("", include("games.urls")),  # lobby, game, replay, leaderboard pages
     path("healthz", health.healthz, name="healthz"),
     path("livez", health.livez, name="livez"),
+    path("jsi18n/", jscatalog.javascript_catalog, name="javascript-catalog"),
     path("favicon.ico", site_views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),

@@ -6,12 +6,14 @@
 // come from the spec and the API.
 
 import { el, get } from "./api.js";
-import { chip } from "./panel.js";
+import { formatNumber, gettext, interpolate } from "./i18n.js";
+import { chip, levelName } from "./panel.js";
 import { svg } from "./boards/dom.js";
 
 const W = 400, H = 150, PAD = { left: 30, right: 12, top: 10, bottom: 22 };
 const DASHES = [null, "6 3", "2 3", "9 3 2 3"]; // seats differ by more than their colour
 const capital = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+const value = (v) => (v === null || v === undefined ? null : formatNumber(v));
 
 // card: the page's #analysis section; board: the board view; states: the page's states
 // (one per ply); onPick(ply): show that ply. Returns { show(ply) } for the page to call
@@ -28,7 +30,7 @@ export function createAnalysis(card, { game, spec, board, states, onPick }) {
   function clearBest() {
     shown = false;
     if (board.highlight) board.highlight(null);
-    button.textContent = "Show best move";
+    button.textContent = gettext("Show best move");
     button.setAttribute("aria-pressed", "false");
     say(reasonLine, "");
   }
@@ -38,7 +40,7 @@ export function createAnalysis(card, { game, spec, board, states, onPick }) {
     clearBest();
     const over = !states[n] || states[n].turn === null || states[n].turn === undefined;
     button.disabled = over || button.dataset.refused === "true";
-    if (over) say(reasonLine, "Nobody is to move in this position.");
+    if (over) say(reasonLine, gettext("Nobody is to move in this position."));
     if (chart) chart.mark(n);
     renderLegend();
   }
@@ -48,32 +50,34 @@ export function createAnalysis(card, { game, spec, board, states, onPick }) {
     const row = series[Math.min(ply, series.length - 1)] || [];
     legend.replaceChildren(...spec.seats.map((s, seat) => el("li", { "data-seat": seat },
       chip(spec, seat), el("span", { class: "name" }, s.name),
-      el("span", { class: "value" }, row[seat] === null || row[seat] === undefined ? "–" : String(row[seat])))));
+      el("span", { class: "value" }, value(row[seat]) ?? "–"))));
   }
 
   async function showBest() {
     if (shown) { clearBest(); return; }
     const at = ply;
     button.disabled = true;
-    button.textContent = "Thinking…";
+    button.textContent = gettext("Thinking…");
     if (!best.has(at)) best.set(at, get(`/api/games/${game.id}/analysis/${at}/best/`));
     const answer = await best.get(at);
     if (!answer.ok) best.delete(at); // a refusal or a network error may pass; ask again later
     if (at !== ply) return; // the replay moved on meanwhile
     button.disabled = false;
-    button.textContent = "Show best move";
+    button.textContent = gettext("Show best move");
     if (!answer.ok) {
-      say(reasonLine, (answer.data && answer.data.detail) || "The best move is not available.", "error");
+      say(reasonLine, (answer.data && answer.data.detail) || gettext("The best move is not available."), "error");
       return;
     }
     const found = answer.data;
-    const who = spec.seats[found.seat] ? spec.seats[found.seat].name : `Seat ${found.seat}`;
+    const who = spec.seats[found.seat] ? spec.seats[found.seat].name : interpolate(gettext("Seat %(number)s"), { number: found.seat + 1 });
     if (board.highlight) board.highlight(found.action);
     shown = true;
-    button.textContent = "Hide best move";
+    button.textContent = gettext("Hide best move");
     button.setAttribute("aria-pressed", "true");
-    say(reasonLine, `Best move for ${who} (${found.level} computer): ${found.notation}`
-      + (found.reason ? ` (${found.reason}).` : "."));
+    const words = { seat: who, level: levelName(found.level), move: found.notation, reason: found.reason };
+    say(reasonLine, found.reason
+      ? interpolate(gettext("Best move for %(seat)s (%(level)s computer): %(move)s (%(reason)s)."), words)
+      : interpolate(gettext("Best move for %(seat)s (%(level)s computer): %(move)s."), words));
   }
 
   button.addEventListener("click", showBest);
@@ -83,7 +87,7 @@ export function createAnalysis(card, { game, spec, board, states, onPick }) {
     if (!answer.ok) {
       const refused = answer.data && answer.data.code === "no_analysis_in_ranked";
       chartBox.replaceChildren();
-      say(note, refused ? "Analysis opens when this ranked game is over." : "The analysis is not available right now.");
+      say(note, refused ? gettext("Analysis opens when this ranked game is over.") : gettext("The analysis is not available right now."));
       if (refused) { button.dataset.refused = "true"; button.disabled = true; }
       return;
     }
@@ -92,7 +96,9 @@ export function createAnalysis(card, { game, spec, board, states, onPick }) {
     chart = drawChart(chartBox, { spec, series, measure, onPick });
     chart.mark(ply);
     renderLegend();
-    say(note, `${capital(measure.name)} per ply, ${measure.higher_is_better ? "more" : "fewer"} is better (drawn higher). Click the chart to go to a ply.`);
+    say(note, interpolate(measure.higher_is_better
+      ? gettext("%(measure)s per ply, more is better (drawn higher). Click the chart to go to a ply.")
+      : gettext("%(measure)s per ply, fewer is better (drawn higher). Click the chart to go to a ply."), { measure: capital(measure.name) }));
   })();
 
   return { show };
@@ -113,24 +119,24 @@ function drawChart(box, { spec, series, measure, onPick }) {
   const name = capital(measure.name);
   const root = svg("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "analysis-chart", role: "slider", tabindex: "0",
-    "aria-label": `${name} per ply for every seat. Arrow keys, Page Up, Page Down, Home and End go to a ply.`,
+    "aria-label": interpolate(gettext("%(measure)s per ply for every seat. Arrow keys, Page Up, Page Down, Home and End go to a ply."), { measure: name }),
     "aria-valuemin": 0, "aria-valuemax": series.length - 1, "data-plies": series.length,
   });
-  root.append(svg("title", {}, `${name} per ply`));
+  root.append(svg("title", {}, interpolate(gettext("%(measure)s per ply"), { measure: name })));
   root.append(svg("rect", { class: "plot", x: PAD.left, y: PAD.top, width: plotW, height: plotH, fill: "#f8fafc", stroke: "#e2e8f0" }));
   const axis = { "font-size": 10, fill: "#475569" };
   const top = measure.higher_is_better ? hi : lo, bottom = measure.higher_is_better ? lo : hi;
   root.append(
-    svg("text", { ...axis, x: PAD.left - 4, y: PAD.top + 8, "text-anchor": "end" }, String(top)),
-    svg("text", { ...axis, x: PAD.left - 4, y: PAD.top + plotH, "text-anchor": "end" }, String(bottom)),
+    svg("text", { ...axis, x: PAD.left - 4, y: PAD.top + 8, "text-anchor": "end" }, formatNumber(top)),
+    svg("text", { ...axis, x: PAD.left - 4, y: PAD.top + plotH, "text-anchor": "end" }, formatNumber(bottom)),
     svg("text", { ...axis, x: PAD.left, y: H - 6 }, "0"),
-    svg("text", { ...axis, x: PAD.left + plotW, y: H - 6, "text-anchor": "end" }, `ply ${series.length - 1}`));
+    svg("text", { ...axis, x: PAD.left + plotW, y: H - 6, "text-anchor": "end" }, interpolate(gettext("ply %(ply)s"), { ply: series.length - 1 })));
   const dots = series.length <= 160;
   spec.seats.forEach((s, seat) => {
     const pts = [];
     series.forEach((row, p) => { if (row[seat] !== null && row[seat] !== undefined) pts.push([p, row[seat]]); });
     const g = svg("g", { class: "series", "data-seat": seat });
-    g.append(svg("title", {}, `${s.name}: ${measure.name}`));
+    g.append(svg("title", {}, `${s.name}: ${measure.name}`)); // names from the server
     g.append(svg("polyline", {
       points: pts.map(([p, v]) => `${x(p).toFixed(1)},${y(v).toFixed(1)}`).join(" "), fill: "none",
       stroke: s.text || s.colour, "stroke-width": 2, "stroke-dasharray": DASHES[seat % DASHES.length],
@@ -176,8 +182,8 @@ function drawChart(box, { spec, series, measure, onPick }) {
       cursor.dataset.ply = String(current);
       const row = series[current] || [];
       root.setAttribute("aria-valuenow", current);
-      root.setAttribute("aria-valuetext", `Ply ${current}: ` + spec.seats.map((s, seat) => (
-        `${s.name} ${row[seat] === null || row[seat] === undefined ? "none" : row[seat]}`)).join(", "));
+      root.setAttribute("aria-valuetext", interpolate(gettext("Ply %(ply)s: %(values)s"), { ply: current,
+        values: spec.seats.map((s, seat) => `${s.name} ${value(row[seat]) ?? gettext("none")}`).join(", ") }));
     },
   };
 }

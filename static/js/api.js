@@ -1,3 +1,5 @@
+import { gettext } from "./i18n.js";
+
 // Small fetch helpers for the REST API: JSON in and out, the session's CSRF token on
 // writes, and {ok, status, data} answers so pages can degrade when an endpoint is missing.
 
@@ -21,7 +23,7 @@ export async function api(method, url, body) {
     try { data = await res.json(); } catch { data = null; }
     return { ok: res.ok, status: res.status, data };
   } catch (err) {
-    return { ok: false, status: 0, data: { code: "network", detail: "The server is unreachable." } };
+    return { ok: false, status: 0, data: { code: "network", detail: gettext("The server is unreachable.") } };
   }
 }
 

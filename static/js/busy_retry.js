@@ -4,6 +4,8 @@
 // other answer is shown as the server sent it: a redirect is followed, a page with form
 // errors replaces this one's content (the handler is delegated, so it keeps working).
 
+import { formatNumber, gettext, interpolate } from "./i18n.js";
+
 const RETRY_STATUSES = new Set([429, 503]);
 
 // Seconds to wait from a Retry-After header (seconds or an HTTP date), or null.
@@ -40,10 +42,10 @@ async function waitOut(form, seconds) {
   const until = Date.now() + (seconds + Math.random()) * 1000;
   for (let left = Math.ceil((until - Date.now()) / 1000); left > 0;
        left = Math.ceil((until - Date.now()) / 1000)) {
-    line.textContent = `The server is busy; trying again in ${left} s…`;
+    line.textContent = interpolate(gettext("The server is busy; trying again in %(seconds)s s…"), { seconds: formatNumber(left) });
     await sleep(Math.min(1000, until - Date.now()));
   }
-  line.textContent = "The server is busy; trying again now…";
+  line.textContent = gettext("The server is busy; trying again now…");
 }
 
 function show(html) {

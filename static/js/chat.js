@@ -5,14 +5,17 @@
 // innerHTML, and links are not made clickable.
 
 import { el, post } from "./api.js";
+import { formatDateTime, formatTime, gettext, interpolate, relativeTime } from "./i18n.js";
 
-const ROOM_LABEL = { players: "Players' chat", spectators: "Spectators' chat" };
+const ROOM_LABEL = { players: () => gettext("Players' chat"), spectators: () => gettext("Spectators' chat") };
 const ERRORS = {
-  muted: (f) => (f.until ? `You are muted until ${new Date(f.until).toLocaleString()}.` : "You are muted."),
-  rate_limited: () => "Too fast: wait a few seconds before the next message.",
-  too_long: () => "That message is too long (280 characters at most).",
-  invalid: () => "Type a message first.",
-  not_authenticated: () => "Log in to chat.",
+  muted: (f) => (f.until
+    ? interpolate(gettext("You are muted until %(when)s (%(relative)s)."), { when: formatDateTime(f.until), relative: relativeTime(f.until) })
+    : gettext("You are muted.")),
+  rate_limited: () => gettext("Too fast: wait a few seconds before the next message."),
+  too_long: () => gettext("That message is too long (280 characters at most)."),
+  invalid: () => gettext("Type a message first."),
+  not_authenticated: () => gettext("Log in to chat."),
 };
 
 // The same rules as chat/rooms.py: players still in a running game write (and read only)
@@ -31,6 +34,7 @@ export function createChat(root, { me, send }) {
   const error = $("#chat-error");
   const toggle = $("#chat-toggle");
   const unread = $("#chat-unread");
+  input.placeholder = gettext("Say something…");
   const byId = new Map(); // id -> {message, node}
   let lastId = 0;
   let sent = 0;
@@ -53,7 +57,7 @@ export function createChat(root, { me, send }) {
   function setOpen(open) {
     root.classList.toggle("collapsed", !open);
     toggle.setAttribute("aria-expanded", String(open));
-    toggle.firstChild.textContent = open ? "Hide chat " : "Show chat ";
+    toggle.firstChild.textContent = `${open ? gettext("Hide chat") : gettext("Show chat")} `;
     if (open) { unseen = 0; unread.hidden = true; log.scrollTop = log.scrollHeight; }
   }
   toggle.addEventListener("click", () => setOpen(collapsed()));
@@ -65,27 +69,26 @@ export function createChat(root, { me, send }) {
 
   function render(message) {
     const mine = me.username && message.username === me.username;
-    const text = message.deleted && !message.text ? "message deleted" : message.text;
+    const text = message.deleted && !message.text ? gettext("message deleted") : message.text;
     const when = new Date(message.at);
     const node = el("li", {
       class: `chat-msg ${message.room}${message.deleted ? " deleted" : ""}${mine ? " mine" : ""}`,
       "data-id": message.id, "data-room": message.room,
     },
     el("span", { class: "chat-who" }, message.username),
-    message.room === "spectators" ? el("span", { class: "chat-tag", title: "Spectators' room" }, "spectator") : null,
+    message.room === "spectators" ? el("span", { class: "chat-tag", title: gettext("Spectators' room") }, gettext("spectator")) : null,
     " ",
     el("span", { class: "chat-text" }, text),
-    message.deleted && message.text ? el("span", { class: "chat-tag" }, "deleted") : null,
+    message.deleted && message.text ? el("span", { class: "chat-tag" }, gettext("deleted")) : null,
     el("span", { class: "chat-meta" },
-      el("time", { datetime: message.at, title: when.toLocaleString() },
-        when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
+      el("time", { datetime: message.at, title: formatDateTime(when) }, formatTime(when)),
       !mine && me.username && !message.deleted
         ? el("button", {
           type: "button", class: "link chat-report", hidden: !openReport,
           onclick: () => openReport?.({ targetType: "chat_message", targetId: message.id, label: `${message.username}: ${message.text}` }),
-        }, "Report") : null,
+        }, gettext("Report")) : null,
       me.moderator && !message.deleted
-        ? el("button", { type: "button", class: "link chat-delete", onclick: () => remove(message) }, "Delete") : null));
+        ? el("button", { type: "button", class: "link chat-delete", onclick: () => remove(message) }, gettext("Delete")) : null));
     return node;
   }
 
@@ -127,10 +130,10 @@ export function createChat(root, { me, send }) {
   }
 
   async function remove(message) {
-    const reason = window.prompt(`Delete ${message.username}'s message? Reason (for the moderation log):`, "");
+    const reason = window.prompt(interpolate(gettext("Delete %(user)s's message? Reason (for the moderation log):"), { user: message.username }), "");
     if (reason === null) return;
     const res = await post(`/api/chat/${message.id}/delete/`, { reason });
-    if (!res.ok) showError(res.data?.detail || "The message could not be deleted.");
+    if (!res.ok) showError(res.data?.detail || gettext("The message could not be deleted."));
     else deleted(message.id);
   }
 
@@ -140,7 +143,7 @@ export function createChat(root, { me, send }) {
     if (!text.trim()) { showError(ERRORS.invalid()); return; }
     sent += 1;
     if (!send({ type: "chat", text, ref: `chat-${sent}` })) {
-      showError("You are offline; the message was not sent.");
+      showError(gettext("You are offline; the message was not sent."));
       return;
     }
     input.disabled = true; // until the ack (cleared) or the error (kept, to fix and resend)
@@ -149,13 +152,13 @@ export function createChat(root, { me, send }) {
   function setView(game, seat) {
     const room = playing(game, seat) ? "players" : "spectators";
     const signedIn = Boolean(me.username);
-    $("#chat-room").textContent = signedIn ? ROOM_LABEL[room] : "Chat";
+    $("#chat-room").textContent = signedIn ? ROOM_LABEL[room]() : gettext("Chat");
     form.hidden = !signedIn;
     const note = $("#chat-note");
     note.textContent = room === "players" && game.status === "active"
-      ? "Only the players read this room. Spectators' messages show once the game is over."
+      ? gettext("Only the players read this room. Spectators' messages show once the game is over.")
       : (room === "spectators" && game.status === "active"
-        ? "Players don't see this room, and the players' chat opens when the game is over."
+        ? gettext("Players don't see this room, and the players' chat opens when the game is over.")
         : "");
     note.hidden = !note.textContent;
   }

@@ -9,6 +9,7 @@ import { del, el, get, post, readData } from "./api.js";
 import { chip, clockBase, clockNow, formatClock, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
 import { createChat } from "./chat.js";
 import { createHint } from "./hint.js";
+import { formatNumber, gettext, interpolate } from "./i18n.js";
 import { GameSocket } from "./socket.js";
 
 const data = readData("game-data");
@@ -76,7 +77,7 @@ function renderPresence() {
     presence, clocks: clockNow(game.clocks, clocks, clocksAt, performance.now()), me: mySeat,
     notes: (state, seat) => family.seatNotes(state, seat, spec), tools: seatTools,
   });
-  $("spectators").textContent = presence ? String(presence.spectators ?? 0) : "0";
+  $("spectators").textContent = formatNumber(presence ? presence.spectators ?? 0 : 0);
 }
 
 function renderStatus() {
@@ -85,15 +86,16 @@ function renderStatus() {
   let text;
   if (game.status === "waiting") {
     const taken = game.seats.filter((s) => s.username).length;
-    text = `Waiting for players: ${taken} of ${game.seats.length} seats taken.`;
+    text = interpolate(gettext("Waiting for players: %(taken)s of %(seats)s seats taken."), { taken, seats: game.seats.length });
   } else if (game.status === "active") {
     const turn = game.state.turn;
     if (turn === mySeat) { text = board.turnHint; line.classList.add("mine"); }
-    else text = `${seatLabel(game, spec, turn)} to move.`;
-  } else if (game.status === "aborted") text = "This game was aborted.";
-  else text = "Game over.";
+    else text = interpolate(gettext("%(seat)s to move."), { seat: seatLabel(game, spec, turn) });
+  } else if (game.status === "aborted") text = gettext("This game was aborted.");
+  else text = gettext("Game over.");
   line.replaceChildren(game.status === "active" ? chip(spec, game.state.turn) : "", " ", text);
-  document.title = `${myTurn() ? "● Your turn · " : ""}#${game.id} ${data.label} · Bloqueio Online`;
+  const title = `#${game.id} ${data.label} · Bloqueio Online`;
+  document.title = myTurn() ? interpolate(gettext("● Your turn · %(title)s"), { title }) : title;
 }
 
 function tickClocks() {
@@ -125,27 +127,29 @@ function seatTools(seat, info) {
   if (info.bot) {
     return el("div", { class: "seat-bot" }, el("button", {
       type: "button", class: "btn secondary small", "data-remove-bot": seat,
-      "aria-label": `Remove the computer from ${name}`,
-      onclick: (e) => changeBots(e.currentTarget, "Could not remove the bot", () => del(`/api/games/${game.id}/bots/${seat}/`)),
-    }, "Remove"));
+      "aria-label": interpolate(gettext("Remove the computer from %(seat)s"), { seat: name }),
+      onclick: (e) => changeBots(e.currentTarget, gettext("Could not remove the bot: %(reason)s"), () => del(`/api/games/${game.id}/bots/${seat}/`)),
+    }, gettext("Remove")));
   }
   if (info.username) return null;
-  const select = el("select", { "aria-label": `Computer level for ${name}`, "data-bot-level": seat,
+  const select = el("select", { "aria-label": interpolate(gettext("Computer level for %(seat)s"), { seat: name }), "data-bot-level": seat,
     onchange: (e) => botChoice.set(seat, e.currentTarget.value) },
   data.bot_levels.map((l) => el("option", { value: l.level }, l.label)));
   if (botChoice.has(seat)) select.value = botChoice.get(seat);
   return el("div", { class: "seat-bot" }, select, el("button", {
-    type: "button", class: "btn small", "data-add-bot": seat, "aria-label": `Add the computer as ${name}`,
-    onclick: (e) => changeBots(e.currentTarget, "Could not add the bot", () => post(`/api/games/${game.id}/bots/`, { level: select.value, seat })),
-  }, "Add bot"));
+    type: "button", class: "btn small", "data-add-bot": seat, "aria-label": interpolate(gettext("Add the computer as %(seat)s"), { seat: name }),
+    onclick: (e) => changeBots(e.currentTarget, gettext("Could not add the bot: %(reason)s"), () => post(`/api/games/${game.id}/bots/`, { level: select.value, seat })),
+  }, gettext("Add bot")));
 }
 
+// failure: a sentence with %(reason)s, the API's detail (or code) in it.
 async function changeBots(button, failure, request) {
   button.disabled = true;
   const res = await request();
   if (!res.ok) {
     const body = res.data || {};
-    say(`${failure}: ${body.detail || body.code || `error ${res.status}`}`, "error");
+    const reason = body.detail || body.code || interpolate(gettext("error %(status)s"), { status: res.status });
+    say(interpolate(failure, { reason }), "error");
     msg.dataset.code = body.code || "";
     button.disabled = false;
     return;
@@ -174,7 +178,7 @@ async function reasonFor(action) {
   const k = `${game.ply}|${JSON.stringify(action)}`;
   if (!reasons.has(k)) {
     const res = await get(`/games/${game.id}/check?action=${encodeURIComponent(JSON.stringify(action))}`);
-    reasons.set(k, res.ok ? (res.data.ok ? null : res.data.reason) : "cannot check right now");
+    reasons.set(k, res.ok ? (res.data.ok ? null : res.data.reason) : gettext("cannot check right now"));
   }
   const reason = reasons.get(k);
   return { ok: reason === null, reason };
@@ -191,11 +195,11 @@ function isKnownLegal(action) {
 }
 
 function notPlayingReason() {
-  if (game.status === "waiting") return "The game has not started yet.";
-  if (game.status !== "active") return "The game is over.";
-  if (mySeat === null) return "You are watching this game.";
-  if (!game.state.in_game[mySeat]) return "You have left this game.";
-  if (!myTurn()) return `It is not your turn: ${seatLabel(game, spec, game.state.turn)} is to move.`;
+  if (game.status === "waiting") return gettext("The game has not started yet.");
+  if (game.status !== "active") return gettext("The game is over.");
+  if (mySeat === null) return gettext("You are watching this game.");
+  if (!game.state.in_game[mySeat]) return gettext("You have left this game.");
+  if (!myTurn()) return interpolate(gettext("It is not your turn: %(seat)s is to move."), { seat: seatLabel(game, spec, game.state.turn) });
   return null;
 }
 
@@ -212,8 +216,9 @@ function tryAction(action) {
 
 function send(frame) {
   board.cancel();
-  if (!socket.send(frame)) { say("You are offline; the move was not sent. Reconnecting…", "error"); return false; }
-  say(frame.type === "resign" ? "Resigning…" : `Sent ${family.formatAction(frame.action, mySeat)}…`);
+  if (!socket.send(frame)) { say(gettext("You are offline; the move was not sent. Reconnecting…"), "error"); return false; }
+  say(frame.type === "resign" ? gettext("Resigning…")
+    : interpolate(gettext("Sent %(move)s…"), { move: family.formatAction(frame.action, mySeat) }));
   return true;
 }
 
@@ -225,7 +230,7 @@ function takeGame(g) {
   if (g.presence) presence = g.presence;
   clocksAt = performance.now();
   clocks = clockBase(g.clocks);
-  if (before !== "active" && g.status === "active" && mySeat !== null) say("The game has started. Good luck!", "ok");
+  if (before !== "active" && g.status === "active" && mySeat !== null) say(gettext("The game has started. Good luck!"), "ok");
 }
 
 // Chat frames (and the acks and errors of chat frames, by their "chat-" refs) go to the
@@ -272,8 +277,8 @@ const socket = new GameSocket(game.id, game.ply, {
   error(f) {
     if (isChat(f)) { chat.error(f); return; }
     sent = null; // refused: the player may try again
-    const text = f.code === "stale_ply" ? "The position changed before your move arrived; look again." : f.detail;
-    say(`Move refused: ${text}`, "error");
+    const text = f.code === "stale_ply" ? gettext("The position changed before your move arrived; look again.") : f.detail;
+    say(interpolate(gettext("Move refused: %(reason)s"), { reason: text }), "error");
     if (f.code === "stale_ply") socket.sync();
   },
   status(online) {
@@ -293,9 +298,12 @@ $("notation-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = $("notation");
   const action = family.parseNotation(input.value, spec);
-  if (!action) { say(`"${input.value}" is not a move (${notationHelp})`, "error"); return; }
+  if (!action) { say(interpolate(gettext("\"%(text)s\" is not a move (%(help)s)"), { text: input.value, help: notationHelp }), "error"); return; }
   const answer = isKnownLegal(action) ? { ok: true } : await reasonFor(action);
-  if (!answer.ok) { say(`You can't play ${family.formatAction(action, mySeat)}: ${answer.reason}.`, "error"); return; }
+  if (!answer.ok) {
+    say(interpolate(gettext("You can't play %(move)s: %(reason)s."), { move: family.formatAction(action, mySeat), reason: answer.reason }), "error");
+    return;
+  }
   input.value = "";
   tryAction(action);
 });

@@ -4,11 +4,12 @@
 // words. Ranked games and spectators get no button; the server refuses them too.
 
 import { el, get } from "./api.js";
+import { gettext, interpolate } from "./i18n.js";
 
 // box: where the button and its answer go; board(): the current board view (the page
 // rebuilds it when the viewer's seat changes). Returns { update(game, seat) }.
 export function createHint(box, { board }) {
-  const button = el("button", { type: "button", class: "btn secondary small", id: "hint", "aria-describedby": "hint-text" }, "Hint");
+  const button = el("button", { type: "button", class: "btn secondary small", id: "hint", "aria-describedby": "hint-text" }, gettext("Hint"));
   const text = el("p", { class: "small hint-text", id: "hint-text", "aria-live": "polite" });
   box.replaceChildren(button, text);
   const answers = new Map(); // ply -> the answer's promise: asking twice gives the same
@@ -24,15 +25,15 @@ export function createHint(box, { board }) {
   async function ask() {
     const ply = game.ply;
     button.disabled = true;
-    button.textContent = "Thinking…";
+    button.textContent = gettext("Thinking…");
     if (!answers.has(ply)) answers.set(ply, get(`/api/games/${game.id}/hint/`));
     const answer = await answers.get(ply);
     button.disabled = false;
-    button.textContent = "Hint";
+    button.textContent = gettext("Hint");
     if (!answer.ok) answers.delete(ply);
     if (game.ply !== ply) return; // the game moved on meanwhile
     if (!answer.ok) {
-      text.textContent = (answer.data && answer.data.detail) || "No hint right now.";
+      text.textContent = (answer.data && answer.data.detail) || gettext("No hint right now.");
       text.classList.add("error");
       return;
     }
@@ -40,7 +41,8 @@ export function createHint(box, { board }) {
     if (board().highlight) board().highlight(action);
     shownAt = ply;
     text.classList.remove("error");
-    text.textContent = `Hint: ${notation}${reason ? ` (${reason})` : ""}.`;
+    text.textContent = reason ? interpolate(gettext("Hint: %(move)s (%(reason)s)."), { move: notation, reason })
+      : interpolate(gettext("Hint: %(move)s."), { move: notation });
   }
 
   button.addEventListener("click", ask);

@@ -2,6 +2,7 @@
 // Says "not available" when the server has no ratings yet (404).
 
 import { el, get } from "./api.js";
+import { formatNumber, gettext } from "./i18n.js";
 
 const box = document.getElementById("leaderboard");
 const kind = box.dataset.kind;
@@ -11,20 +12,20 @@ let page = 1;
 async function load() {
   const res = await get(`/api/leaderboard/${encodeURIComponent(kind)}/?page=${page}`);
   if (res.status === 404 && page === 1) {
-    $("lb-status").textContent = "Ratings are not available on this server yet.";
+    $("lb-status").textContent = gettext("Ratings are not available on this server yet.");
     return;
   }
-  if (!res.ok) { $("lb-status").textContent = "The leaderboard could not be loaded."; return; }
+  if (!res.ok) { $("lb-status").textContent = gettext("The leaderboard could not be loaded."); return; }
   const rows = res.data.results || res.data;
   $("lb-rows").replaceChildren(...rows.map((r) => el("tr", {},
-    el("td", { class: "rank" }, r.rank),
+    el("td", { class: "rank" }, formatNumber(r.rank)),
     el("td", {}, el("a", { href: `/users/${encodeURIComponent(r.username)}/` }, r.username)),
-    el("td", {}, Math.round(r.rating)),
-    el("td", {}, r.games))));
+    el("td", {}, formatNumber(Math.round(r.rating))),
+    el("td", {}, formatNumber(r.games)))));
   $("lb-table").hidden = rows.length === 0;
   $("lb-status").textContent = rows.length ? "" : (provisionalCount
-    ? "No established players yet: everyone who has played is still provisional (below)."
-    : "Nobody has played a ranked game of this kind yet.");
+    ? gettext("No established players yet: everyone who has played is still provisional (below).")
+    : gettext("Nobody has played a ranked game of this kind yet."));
   $("lb-status").hidden = rows.length > 0;
   $("lb-prev").hidden = !res.data.previous;
   $("lb-next").hidden = !res.data.next;
@@ -39,8 +40,8 @@ async function loadProvisional() {
   provisionalCount = rows.length;
   $("prov-rows").replaceChildren(...rows.map((r) => el("tr", {},
     el("td", {}, el("a", { href: `/users/${encodeURIComponent(r.username)}/` }, r.username)),
-    el("td", {}, `${Math.round(r.rating)}?`),
-    el("td", {}, r.games))));
+    el("td", {}, `${formatNumber(Math.round(r.rating))}?`),
+    el("td", {}, formatNumber(r.games)))));
   $("provisional").hidden = rows.length === 0;
 }
 

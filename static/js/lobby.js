@@ -4,6 +4,8 @@
 // game), and personal notifications from /ws/me/ (a ranked match found, a game started).
 
 import { csrfToken, del, el, get, post, readData } from "./api.js";
+import { formatNumber, gettext, interpolate, pgettext, relativeTime } from "./i18n.js";
+import { botName } from "./panel.js";
 import { LiveSocket } from "./socket.js";
 
 const data = readData("lobby-data");
@@ -15,13 +17,20 @@ function seatChips(game) {
   const styles = labels[game.kind] ? labels[game.kind].seats : [];
   return el("span", { class: "seats-inline" }, game.seats.map((s, i) => el("span", {},
     el("span", { class: "chip", style: `background:${styles[i] ? styles[i].colour : "var(--pill-bg)"};color:${styles[i] ? styles[i].ink : "var(--fg)"};width:1.2rem;height:1.2rem;font-size:.7rem;margin-right:.2rem;vertical-align:-.2rem`, "aria-hidden": "true" }, styles[i] ? styles[i].initial : i),
-    s.bot ? [`Computer (${s.bot}) `, el("span", { class: "pill bot" }, "bot")]
-      : s.username ? el("span", { class: "uname", title: s.username }, s.username) : "open")));
+    s.bot ? [`${botName(s.bot)} `, el("span", { class: "pill bot" }, gettext("bot"))]
+      : s.username ? el("span", { class: "uname", title: s.username }, s.username) : pgettext("seat", "open"))));
 }
 
 function tc(game) {
   const t = game.time_control;
-  return t ? `${Math.round(t.initial / 60)} min + ${t.increment} s` : "no clock";
+  return t ? interpolate(gettext("%(minutes)s min + %(seconds)s s"), {
+    minutes: formatNumber(Math.round(t.initial / 60)), seconds: formatNumber(t.increment) }) : gettext("no clock");
+}
+
+// When a game was opened, "3 minutes ago" (kept current by a timer below).
+function age(game) {
+  if (!game.created_at) return null;
+  return el("time", { class: "age", datetime: game.created_at }, relativeTime(game.created_at));
 }
 
 function item(game) {
@@ -31,17 +40,19 @@ function item(game) {
   if (game.status === "waiting" && data.user && !seated) {
     action = el("form", { method: "post", action: `/games/${game.id}/join/` },
       el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }),
-      el("button", { type: "submit", class: "btn small", "aria-label": `Join game ${game.id}` }, "Join"));
+      el("button", { type: "submit", class: "btn small", "aria-label": interpolate(gettext("Join game %(id)s"), { id: game.id }) }, gettext("Join")));
   } else {
     action = el("a", { class: `btn small ${game.status === "active" && !seated ? "secondary" : ""}`, href: `/games/${game.id}/` },
-      seated ? "Open" : game.status === "active" ? "Watch" : "View");
+      seated ? gettext("Open") : game.status === "active" ? gettext("Watch") : gettext("View"));
   }
   const taken = game.seats.filter((s) => s.username).length;
   return el("li", { "data-game": game.id },
     el("div", { class: "meta" },
-      el("span", { class: "title" }, `#${game.id} ${label} `, game.ranked ? el("span", { class: "pill ranked" }, "ranked") : ""),
+      el("span", { class: "title" }, `#${game.id} ${label} `, game.ranked ? el("span", { class: "pill ranked" }, gettext("ranked")) : ""),
       el("span", { class: "small muted" }, game.status === "waiting"
-        ? `${taken}/${game.seats.length} seated · ${tc(game)}` : `ply ${game.ply} · ${tc(game)}`),
+        ? interpolate(gettext("%(taken)s/%(seats)s seated · %(clock)s"), { taken, seats: game.seats.length, clock: tc(game) })
+        : interpolate(gettext("ply %(ply)s · %(clock)s"), { ply: game.ply, clock: tc(game) }),
+      game.status === "waiting" && game.created_at ? [" · ", age(game)] : null),
       seatChips(game)),
     action);
 }
@@ -51,12 +62,17 @@ function render() {
   const open = all.filter((g) => g.status === "waiting");
   const live = all.filter((g) => g.status === "active");
   $("open-games").replaceChildren(...(open.length ? open.map(item)
-    : [el("li", { class: "empty" }, "No open games right now. Create one!")]));
+    : [el("li", { class: "empty" }, gettext("No open games right now. Create one!"))]));
   $("live-games").replaceChildren(...(live.length ? live.map(item)
-    : [el("li", { class: "empty" }, "Nobody is playing right now.")]));
-  $("open-count").textContent = open.length;
-  $("live-count").textContent = live.length;
+    : [el("li", { class: "empty" }, gettext("Nobody is playing right now."))]));
+  $("open-count").textContent = formatNumber(open.length);
+  $("live-count").textContent = formatNumber(live.length);
 }
+
+// "2 minutes ago" goes stale: say it again every half minute.
+setInterval(() => {
+  for (const node of document.querySelectorAll("#open-games time.age")) node.textContent = relativeTime(node.getAttribute("datetime"));
+}, 30000);
 
 const lobby = new LiveSocket("/ws/lobby/", {
   onMessage(f) {
@@ -96,7 +112,7 @@ if (computerKind) {
         const style = kind.seats[seat];
         field.querySelector("label").replaceChildren(
           style ? el("span", { class: "chip", style: `background:${style.colour};color:${style.ink || "#0f172a"};width:1.2rem;height:1.2rem;font-size:.7rem`, "aria-hidden": "true" }, style.initial) : "",
-          " ", style ? style.name : `Seat ${seat + 1}`);
+          " ", style ? style.name : interpolate(gettext("Seat %(number)s"), { number: seat + 1 }));
         previous = select;
       }
     }
@@ -120,13 +136,14 @@ if (playBtn) {
     const on = body.state === "queued";
     playBtn.hidden = on;
     cancelBtn.hidden = !on;
-    status.textContent = on ? `Looking for a ${labels[body.kind] ? labels[body.kind].label : body.kind} opponent…` : "";
+    status.textContent = on ? interpolate(gettext("Looking for a %(game)s opponent…"), {
+      game: labels[body.kind] ? labels[body.kind].label : body.kind }) : "";
     clearInterval(poller);
     if (on) poller = setInterval(async () => { const r = await get("/api/matchmaking/"); if (r.ok) take(r.data); }, 4000);
   };
   const unavailable = () => {
     playBtn.disabled = true;
-    status.textContent = "Ranked matchmaking is not available on this server yet.";
+    status.textContent = gettext("Ranked matchmaking is not available on this server yet.");
   };
   get("/api/matchmaking/").then((res) => {
     if (res.status === 404 || res.status === 405 || res.status === 0) unavailable();
@@ -136,7 +153,7 @@ if (playBtn) {
     const kind = $("ranked-kind").value;
     const res = await post("/api/matchmaking/", { kind });
     if (res.status === 404) unavailable();
-    else if (!res.ok) status.textContent = (res.data && res.data.detail) || "Could not join the queue.";
+    else if (!res.ok) status.textContent = (res.data && res.data.detail) || gettext("Could not join the queue.");
     else take(res.data && res.data.state ? res.data : { state: "queued", kind });
   });
   cancelBtn.addEventListener("click", async () => {
@@ -152,7 +169,11 @@ if (data.user) {
       if (f.event === "matched") location.href = `/games/${f.game_id}/`;
       else if (f.event === "game_started") {
         const box = $("ranked-status") || $("open-count");
-        if (box) box.replaceChildren("Your game #", el("a", { href: `/games/${f.game_id}/` }, String(f.game_id)), " has started.");
+        if (box) {
+          // The sentence with a link in it: split where the game's number goes.
+          const [before, after] = gettext("Your game #%(id)s has started.").split("%(id)s");
+          box.replaceChildren(before, el("a", { href: `/games/${f.game_id}/` }, String(f.game_id)), after ?? "");
+        }
       }
     },
   });

@@ -2,21 +2,34 @@
 // module's notes, clock), the move list, and the end-of-game summary. Pure rendering.
 
 import { csrfToken, el } from "./api.js";
+import { formatList, formatNumber, gettext, interpolate, pgettext } from "./i18n.js";
+import { eventSentence } from "./boards/words.js";
 
+// Why a game ended (result JSON's `reason`), as said after "<winner> won:".
 const REASONS = {
-  goal: "reached the goal", last_standing: "was the last player left",
-  blocked: "the opponent was blocked", move_limit: "the move limit was reached",
-  stalemate: "nobody could move", score: "on score", aborted: "the game was aborted",
+  goal: () => gettext("reached the goal"), last_standing: () => gettext("was the last player left"),
+  blocked: () => gettext("the opponent was blocked"), move_limit: () => gettext("the move limit was reached"),
+  stalemate: () => gettext("nobody could move"), score: () => gettext("on score"),
+  aborted: () => gettext("the game was aborted"),
 };
+
+// The computer's levels (seat JSON's `bot`: a code) in words.
+const LEVELS = {
+  easy: () => pgettext("computer level", "easy"), medium: () => pgettext("computer level", "medium"),
+  hard: () => pgettext("computer level", "hard"),
+};
+export const levelName = (level) => (LEVELS[level] ? LEVELS[level]() : level);
 
 // The computer is named by its level wherever a player is named ("Computer (hard)"),
 // never by its account's username; seat JSON says `bot: level | null`.
-export const botName = (level) => `Computer (${level})`;
+export const botName = (level) => interpolate(gettext("Computer (%(level)s)"), { level: levelName(level) });
 
 export function seatLabel(game, spec, seat) {
   const s = spec.seats[seat];
   const info = game.seats[seat];
-  if (info && info.bot) return `${s.name} (Computer, ${info.bot})`;
+  if (info && info.bot) {
+    return interpolate(gettext("%(seat)s (Computer, %(level)s)"), { seat: s.name, level: levelName(info.bot) });
+  }
   const user = info && info.username;
   return user ? `${s.name} (${user})` : s.name;
 }
@@ -25,7 +38,7 @@ export function seatLabel(game, spec, seat) {
 export function playerLink(info) {
   const href = `/users/${encodeURIComponent(info.username)}/`;
   if (!info.bot) return el("a", { href, class: "uname", title: info.username }, info.username);
-  return el("span", { class: "bot-name" }, el("a", { href }, botName(info.bot)), el("span", { class: "pill bot" }, "bot"));
+  return el("span", { class: "bot-name" }, el("a", { href }, botName(info.bot)), el("span", { class: "pill bot" }, gettext("bot")));
 }
 
 export function chip(spec, seat) {
@@ -35,7 +48,7 @@ export function chip(spec, seat) {
 
 export function formatClock(ms) {
   const t = Math.max(0, ms);
-  if (t < 10000) return (t / 1000).toFixed(1);
+  if (t < 10000) return formatNumber(Math.floor(t / 100) / 10, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const s = Math.ceil(t / 1000);
   const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
   const mm = h ? String(m).padStart(2, "0") : String(m);
@@ -69,10 +82,12 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
     const turn = game.status === "active" && st.turn === seat;
     const online = presence && presence.online ? presence.online[seat] : null;
     const sub = [];
-    if (info.rating !== null && info.rating !== undefined) sub.push(`rating ${Math.round(info.rating)}`);
+    if (info.rating !== null && info.rating !== undefined) {
+      sub.push(interpolate(gettext("rating %(rating)s"), { rating: formatNumber(Math.round(info.rating)) }));
+    }
     sub.push(...notes(st, seat));
-    if (!inGame) sub.push("left the game");
-    if (turn) sub.push("to move");
+    if (!inGame) sub.push(gettext("left the game"));
+    if (turn) sub.push(gettext("to move"));
     const clockText = clocks && clocks[seat] !== null && clocks[seat] !== undefined ? formatClock(clocks[seat]) : null;
     const running = clockText && game.clocks && game.clocks.running === seat;
     return el("li", {
@@ -81,16 +96,16 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
     },
       chip(spec, seat),
       el("span", { class: "name" },
-        info.username ? playerLink(info) : el("span", { class: "muted" }, "open seat"),
-        seat === me ? " (you)" : "",
+        info.username ? playerLink(info) : el("span", { class: "muted" }, gettext("open seat")),
+        seat === me ? ` ${gettext("(you)")}` : "",
         online === null || !info.username || info.bot ? null : el("span", {
-          class: `dot${online ? " on" : ""}`, title: online ? "online" : "offline",
-          role: "img", "aria-label": online ? "online" : "offline",
+          class: `dot${online ? " on" : ""}`, title: online ? gettext("online") : gettext("offline"),
+          role: "img", "aria-label": online ? gettext("online") : gettext("offline"),
         }),
         el("span", { class: "sub" }, `${s.name}${sub.length ? " · " + sub.join(" · ") : ""}`)),
       clockText ? el("span", {
         class: `clock${running ? " running" : ""}${clocks[seat] < 20000 ? " low" : ""}`,
-        "data-seat": seat, "aria-label": `${s.name} clock ${clockText}`,
+        "data-seat": seat, "aria-label": interpolate(gettext("%(seat)s clock %(time)s"), { seat: s.name, time: clockText }),
       }, clockText) : el("span"),
       tools(seat, info));
   }));
@@ -98,11 +113,14 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
 
 // Events that are not moves, in words rather than notation ("resign:1"): as a move list
 // entry, and as what the seat did ("Green ran out of time").
-const EVENT_WORDS = { resign: "resigned", timeout: "out of time", removed: "removed", pass: "passed" };
-const LEFT_WORDS = { resign: "resigned", timeout: "ran out of time", removed: "was removed" };
+const EVENT_WORDS = {
+  resign: () => pgettext("move list", "resigned"), timeout: () => pgettext("move list", "out of time"),
+  removed: () => pgettext("move list", "removed"), pass: () => pgettext("move list", "passed"),
+};
+const LEAVES = new Set(["resign", "timeout", "removed"]);
 
 // A move list row as people read it: the notation, or an event in words.
-export const moveText = (row) => (row.action && EVENT_WORDS[row.action.type]) || row.text;
+export const moveText = (row) => (row.action && EVENT_WORDS[row.action.type] ? EVENT_WORDS[row.action.type]() : row.text);
 
 // rows: [{ply, seat, text, action}]; link(ply) gives an href (game page) or onPick(ply) a button.
 export function renderMoves(list, rows, spec, { current = null, link = null, onPick = null } = {}) {
@@ -113,7 +131,7 @@ export function renderMoves(list, rows, spec, { current = null, link = null, onP
     const inner = [el("span", { class: "n" }, `${row.ply}.`),
       el("span", { style: `color:${who ? who.text : "inherit"}`, "aria-hidden": "true", class: "who" }, who ? who.initial : ""),
       el("span", {}, text)];
-    const label = `ply ${row.ply}, ${who ? who.name : ""} ${text}`;
+    const label = interpolate(gettext("ply %(ply)s, %(seat)s %(move)s"), { ply: row.ply, seat: who ? who.name : "", move: text });
     let body;
     if (onPick) body = el("button", { type: "button", "aria-label": label, onclick: () => onPick(row.ply) }, ...inner);
     else if (link) body = el("a", { href: link(row.ply), "aria-label": label, class: "move-link" }, ...inner);
@@ -121,7 +139,7 @@ export function renderMoves(list, rows, spec, { current = null, link = null, onP
     return el("li", { class: row.ply === current ? "current" : null, "data-ply": row.ply }, body);
   });
   list.replaceChildren(...items);
-  if (!items.length) list.replaceChildren(el("li", { class: "empty" }, "No moves yet."));
+  if (!items.length) list.replaceChildren(el("li", { class: "empty" }, gettext("No moves yet.")));
   const cur = list.querySelector("li.current");
   if (cur) cur.scrollIntoView({ block: "nearest" });
   else list.scrollTop = list.scrollHeight;
@@ -131,8 +149,9 @@ export function renderMoves(list, rows, spec, { current = null, link = null, onP
 function leftWords(game, spec, rows) {
   const seen = new Map();
   for (const row of rows || []) {
-    const words = row.action && LEFT_WORDS[row.action.type];
-    if (words && row.seat !== game.result.winner) seen.set(row.seat, `${seatLabel(game, spec, row.seat)} ${words}`);
+    if (row.action && LEAVES.has(row.action.type) && row.seat !== game.result.winner) {
+      seen.set(row.seat, eventSentence(row.action, seatLabel(game, spec, row.seat)));
+    }
   }
   return [...seen.values()];
 }
@@ -141,13 +160,13 @@ function leftWords(game, spec, rows) {
 export function resultText(game, spec, rows = null) {
   const r = game.result;
   if (!r) return null;
-  let why = REASONS[r.reason] || r.reason;
+  let why = REASONS[r.reason] ? REASONS[r.reason]() : r.reason;
   if (r.reason === "last_standing") {
     const left = leftWords(game, spec, rows);
-    why = left.length ? left.join(", ") : "every other player left the game";
+    why = left.length ? formatList(left) : gettext("every other player left the game");
   }
-  if (r.winner === null || r.winner === undefined) return `Game over: no winner (${why}).`;
-  return `${seatLabel(game, spec, r.winner)} won: ${why}.`;
+  if (r.winner === null || r.winner === undefined) return interpolate(gettext("Game over: no winner (%(reason)s)."), { reason: why });
+  return interpolate(gettext("%(winner)s won: %(reason)s."), { winner: seatLabel(game, spec, r.winner), reason: why });
 }
 
 export function renderResult(box, game, spec, { moves = null } = {}) {
@@ -161,12 +180,13 @@ export function renderResult(box, game, spec, { moves = null } = {}) {
     el("ul", { class: "small", style: "margin:.25rem 0 0;padding:0;list-style:none" }, rows.map(({ seat, rank }) => {
       const info = game.seats[seat] || {};
       const delta = changes ? changes[seat] : info.rating_change;
-      const score = r.scores ? ` · score ${r.scores[seat]}` : "";
+      const score = r.scores ? ` · ${interpolate(gettext("score %(score)s"), { score: formatNumber(r.scores[seat]) })}` : "";
       return el("li", {}, `${rank ?? "?"}. ${seatLabel(game, spec, seat)}${score}`,
-        info.rating !== null && info.rating !== undefined ? ` · rating ${Math.round(info.rating)}` : "",
-        delta !== null && delta !== undefined ? ` (${delta >= 0 ? "+" : ""}${Math.round(delta)})` : "");
+        info.rating !== null && info.rating !== undefined
+          ? ` · ${interpolate(gettext("rating %(rating)s"), { rating: formatNumber(Math.round(info.rating)) })}` : "",
+        delta !== null && delta !== undefined ? ` (${formatNumber(Math.round(delta), { signDisplay: "always" })})` : "");
     })),
-    el("p", { style: "margin:.5rem 0 0" }, el("a", { href: `/games/${game.id}/replay/` }, "Replay this game")),
+    el("p", { style: "margin:.5rem 0 0" }, el("a", { href: `/games/${game.id}/replay/` }, gettext("Replay this game"))),
     playAgain(game));
   box.hidden = false;
 }
@@ -177,7 +197,7 @@ export function renderResult(box, game, spec, { moves = null } = {}) {
 function playAgain(game) {
   const token = csrfToken();
   if (!token || !document.querySelector(".site-header .who")) {
-    return el("p", { style: "margin:.5rem 0 0" }, el("a", { class: "btn small", href: "/#create" }, "New game"));
+    return el("p", { style: "margin:.5rem 0 0" }, el("a", { class: "btn small", href: "/#create" }, gettext("New game")));
   }
   const tc = game.time_control ? `${game.time_control.initial}+${game.time_control.increment}` : "";
   // Against the computer (a bot on every other seat): the same bots again, at once.
@@ -192,8 +212,8 @@ function playAgain(game) {
     el("input", { type: "hidden", name: "time_control", value: tc }),
     el("input", { type: "hidden", name: "ranked", value: "0" }),
     el("button", { type: "submit", class: "btn small", id: "play-again" },
-      computer.length ? "Play the computer again" : "New game, same settings"),
-    el("a", { class: "btn secondary small", href: "/" }, "Back to the lobby"),
+      computer.length ? gettext("Play the computer again") : gettext("New game, same settings")),
+    el("a", { class: "btn secondary small", href: "/" }, gettext("Back to the lobby")),
     computer.length ? null : el("p", { class: "small", id: "play-again-note", style: "margin:0;flex-basis:100%" },
-      "Opens a new game in the lobby; the other players are not invited: send them its link."));
+      gettext("Opens a new game in the lobby; the other players are not invited: send them its link.")));
 }

@@ -4,6 +4,7 @@
 // ratings (data.bot, its level) come from its casual games against people.
 
 import { el, get, readData } from "./api.js";
+import { formatDate, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const data = readData("profile-data");
@@ -27,7 +28,7 @@ export function chart(points, label) {
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label, class: "rating-chart" });
   for (const v of [lo, (lo + hi) / 2, hi]) {
     svg.append(s("line", { x1: P.l, x2: W - P.r, y1: y(v), y2: y(v), stroke: "#e2e8f0" }));
-    svg.append(s("text", { x: P.l - 6, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#475569" }, Math.round(v)));
+    svg.append(s("text", { x: P.l - 6, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#475569" }, formatNumber(Math.round(v))));
   }
   svg.append(s("polyline", {
     points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "),
@@ -35,10 +36,12 @@ export function chart(points, label) {
   }));
   points.forEach((p, i) => {
     const dot = s("circle", { cx: x(i), cy: y(p.rating), r: 3.5, fill: "#4338ca" });
-    dot.append(s("title", {}, `Game #${p.game}: ${Math.round(p.rating)}`));
+    dot.append(s("title", {}, interpolate(p.at ? gettext("Game #%(game)s, %(date)s: %(rating)s") : gettext("Game #%(game)s: %(rating)s"),
+      { game: p.game, date: p.at ? formatDate(p.at) : "", rating: formatNumber(Math.round(p.rating)) })));
     svg.append(dot);
   });
-  svg.append(s("text", { x: P.l, y: H - 6, "font-size": 11, fill: "#475569" }, `${points.length} rated game${points.length === 1 ? "" : "s"}`));
+  svg.append(s("text", { x: P.l, y: H - 6, "font-size": 11, fill: "#475569" },
+    interpolate(ngettext("%(count)s rated game", "%(count)s rated games", points.length), { count: formatNumber(points.length) })));
   return svg;
 }
 
@@ -51,17 +54,17 @@ function kindsOf(ratings) {
 async function load() {
   const kinds = kindsOf(data.ratings);
   if (!kinds.length) {
-    box.replaceChildren(el("p", { class: "empty" }, data.bot ? "No games against people yet." : "No rated games yet."));
+    box.replaceChildren(el("p", { class: "empty" }, data.bot ? gettext("No games against people yet.") : gettext("No rated games yet.")));
     return;
   }
   const parts = [];
   for (const kind of kinds) {
     const res = await get(`/api/users/${encodeURIComponent(data.username)}/rating-history/${encodeURIComponent(kind)}/`);
-    if (res.status === 404) { parts.push(el("p", { class: "empty" }, "Rating history is not available on this server yet.")); break; }
+    if (res.status === 404) { parts.push(el("p", { class: "empty" }, gettext("Rating history is not available on this server yet."))); break; }
     const points = res.ok && Array.isArray(res.data) ? res.data : [];
     parts.push(el("h3", { class: "small" }, LABELS[kind] || kind));
-    parts.push(points.length ? el("div", { class: "chart" }, chart(points, `Rating history, ${kind}`))
-      : el("p", { class: "empty" }, "No rated games of this kind yet."));
+    parts.push(points.length ? el("div", { class: "chart" }, chart(points, interpolate(gettext("Rating history, %(game)s"), { game: LABELS[kind] || kind })))
+      : el("p", { class: "empty" }, gettext("No rated games of this kind yet.")));
   }
   box.replaceChildren(...parts);
 }

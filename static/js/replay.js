@@ -5,6 +5,7 @@
 
 import { createAnalysis } from "./analysis.js";
 import { readData } from "./api.js";
+import { gettext, interpolate } from "./i18n.js";
 import { moveText, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
 
 const data = readData("replay-data");
@@ -12,7 +13,7 @@ const { spec, states, game } = data;
 const family = await import(`./boards/${spec.family}.js`);
 const max = states.length - 1;
 const $ = (id) => document.getElementById(id);
-const board = family.createBoard($("board"), spec, { label: `${data.label} replay board` });
+const board = family.createBoard($("board"), spec, { label: interpolate(gettext("%(game)s replay board"), { game: data.label }) });
 const slider = $("slider");
 slider.max = String(max);
 let ply = Math.max(0, Math.min(max, data.ply));
@@ -26,11 +27,12 @@ function show(n, { push = true } = {}) {
   board.render(state, { last });
   board.el.dataset.ply = ply;
   slider.value = String(ply);
-  $("ply").textContent = `Ply ${ply} of ${max}`;
+  $("ply").textContent = interpolate(gettext("Ply %(ply)s of %(last)s"), { ply, last: max });
   const ev = ply > 0 ? data.events[ply - 1] : null;
-  $("replay-status").textContent = ply === 0 ? "Starting position."
-    : `${ply}. ${seatLabel(game, spec, ev.seat)}: ${moveText(ev)}` +
-      (state.turn !== null && ply < max ? ` · ${spec.seats[state.turn].name} to move` : "");
+  const played = ev && `${ply}. ${seatLabel(game, spec, ev.seat)}: ${moveText(ev)}`;
+  $("replay-status").textContent = ply === 0 ? gettext("Starting position.")
+    : state.turn !== null && ply < max
+      ? interpolate(gettext("%(played)s · %(seat)s to move"), { played, seat: spec.seats[state.turn].name }) : played;
   renderPlayers($("players"), { ...game, status: ply === max ? game.status : "active" }, spec, {
     state, notes: (st, seat) => family.seatNotes(st, seat, spec),
   });
@@ -62,9 +64,9 @@ document.addEventListener("keydown", (e) => {
   show(to);
 });
 $("copy-link").addEventListener("click", async () => {
-  try { await navigator.clipboard.writeText(location.href); $("copy-link").textContent = "Copied"; }
-  catch { $("copy-link").textContent = "Copy failed"; }
-  setTimeout(() => { $("copy-link").textContent = "Copy link"; }, 1500);
+  try { await navigator.clipboard.writeText(location.href); $("copy-link").textContent = gettext("Copied"); }
+  catch { $("copy-link").textContent = gettext("Copy failed"); }
+  setTimeout(() => { $("copy-link").textContent = gettext("Copy link"); }, 1500);
 });
 renderResult($("result"), game, spec, { moves: data.events });
 show(ply, { push: false });

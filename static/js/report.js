@@ -4,47 +4,60 @@
 // data-report-label open it on click; a #my-reports element lists the caller's reports.
 
 import { el, get, post } from "./api.js";
+import { formatDateTime, gettext, interpolate, pgettext, relativeTime } from "./i18n.js";
 
-const CATEGORIES = [["abuse", "Abuse"], ["cheating", "Cheating"], ["spam", "Spam"], ["other", "Other"]];
-const MESSAGES = {
-  already_reported: "You have already reported this; the moderators have it.",
-  rate_limited: "You have sent many reports this hour; please try again later.",
-  cannot_report_self: "You cannot report yourself.",
-  not_found: "That no longer exists.",
-  not_authenticated: "Sign in to report.",
+const CATEGORIES = {
+  abuse: () => pgettext("report category", "Abuse"), cheating: () => pgettext("report category", "Cheating"),
+  spam: () => pgettext("report category", "Spam"), other: () => pgettext("report category", "Other"),
 };
+const STATUSES = {
+  open: () => pgettext("report status", "open"), resolved: () => pgettext("report status", "resolved"),
+  dismissed: () => pgettext("report status", "dismissed"),
+};
+const TARGETS = {
+  chat_message: () => gettext("chat message"), user: () => gettext("user"), game: () => gettext("game"),
+};
+const MESSAGES = {
+  already_reported: () => gettext("You have already reported this; the moderators have it."),
+  rate_limited: () => gettext("You have sent many reports this hour; please try again later."),
+  cannot_report_self: () => gettext("You cannot report yourself."),
+  not_found: () => gettext("That no longer exists."),
+  not_authenticated: () => gettext("Sign in to report."),
+};
+const word = (table, code) => (table[code] ? table[code]() : code);
 
 export function openReportDialog({ targetType, targetId, label }) {
   const status = el("p", { class: "small muted", role: "status", "aria-live": "polite" });
   const category = el("select", { name: "category", required: true },
-    CATEGORIES.map(([value, text]) => el("option", { value }, text)));
+    Object.keys(CATEGORIES).map((value) => el("option", { value }, word(CATEGORIES, value))));
   const reason = el("textarea", { name: "reason", rows: 4, maxlength: 1000, required: true,
-    placeholder: "What happened? Moderators read this." });
-  const send = el("button", { type: "submit", class: "btn" }, "Send report");
-  const cancel = el("button", { type: "button", class: "btn secondary", onclick: () => dialog.close() }, "Cancel");
+    placeholder: gettext("What happened? Moderators read this.") });
+  const send = el("button", { type: "submit", class: "btn" }, gettext("Send report"));
+  const cancel = el("button", { type: "button", class: "btn secondary", onclick: () => dialog.close() }, gettext("Cancel"));
+  const title = interpolate(gettext("Report %(what)s"), { what: label || word(TARGETS, targetType) });
   const form = el("form", { method: "dialog" },
-    el("h2", {}, `Report ${label || targetType}`),
-    el("label", {}, "Category ", category),
-    el("label", { style: "display:block;margin-top:.5rem" }, "Reason", el("br"), reason),
+    el("h2", {}, title),
+    el("label", {}, `${gettext("Category")} `, category),
+    el("label", { style: "display:block;margin-top:.5rem" }, gettext("Reason"), el("br"), reason),
     status,
     el("div", { class: "actions" }, cancel, send));
-  const dialog = el("dialog", { "aria-label": `Report ${label || targetType}` }, form);
+  const dialog = el("dialog", { "aria-label": title }, form);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     send.disabled = true;
-    status.textContent = "Sending…";
+    status.textContent = gettext("Sending…");
     const res = await post("/api/reports/", {
       target_type: targetType, target_id: Number(targetId),
       category: category.value, reason: reason.value,
     });
     if (res.ok) {
-      status.textContent = "Thank you: the moderators will look at it.";
+      status.textContent = gettext("Thank you: the moderators will look at it.");
       send.hidden = true;
-      cancel.textContent = "Close";
+      cancel.textContent = gettext("Close");
       refreshMyReports();
     } else {
       const code = res.data && res.data.code;
-      status.textContent = MESSAGES[code] || (res.data && res.data.detail) || "The report could not be sent.";
+      status.textContent = (MESSAGES[code] && MESSAGES[code]()) || (res.data && res.data.detail) || gettext("The report could not be sent.");
       send.disabled = false;
     }
   });
@@ -59,14 +72,15 @@ export async function refreshMyReports() {
   const box = document.getElementById("my-reports");
   if (!box) return;
   const res = await get("/api/reports/");
-  if (!res.ok) { box.replaceChildren(el("p", { class: "empty" }, "Your reports are not available.")); return; }
+  if (!res.ok) { box.replaceChildren(el("p", { class: "empty" }, gettext("Your reports are not available."))); return; }
   const rows = res.data.results || [];
-  if (!rows.length) { box.replaceChildren(el("p", { class: "empty" }, "You have not reported anything.")); return; }
+  if (!rows.length) { box.replaceChildren(el("p", { class: "empty" }, gettext("You have not reported anything."))); return; }
   box.replaceChildren(el("ul", { class: "game-list" }, rows.map((r) => el("li", {},
     el("div", { class: "meta", style: "flex:1" },
-      el("span", { class: "title" }, `${r.target_type.replace("_", " ")} #${r.target_id} · ${r.category}`),
-      el("span", { class: "small muted" }, `${new Date(r.created_at).toLocaleString()} · ${r.reason}`)),
-    el("span", { class: `pill ${r.status}` }, r.status)))));
+      el("span", { class: "title" }, `${word(TARGETS, r.target_type)} #${r.target_id} · ${word(CATEGORIES, r.category)}`),
+      el("span", { class: "small muted" },
+        el("time", { datetime: r.created_at, title: formatDateTime(r.created_at) }, relativeTime(r.created_at)), ` · ${r.reason}`)),
+    el("span", { class: `pill ${r.status}` }, word(STATUSES, r.status))))));
 }
 
 for (const button of document.querySelectorAll("[data-report-type]")) {

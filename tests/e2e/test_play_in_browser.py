@@ -31,7 +31,8 @@ def register(page: Any, username: str) -> None:
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/$"))
+    # The lobby, loaded (its scripts have run): not /accounts/register/, which ends in "/" too.
+    page.wait_for_url(re.compile(r"^https?://[^/]+/$"))
     assert page.locator(".site-header .who").inner_text() == username
 
 

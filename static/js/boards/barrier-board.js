@@ -8,6 +8,7 @@
 import { cellName } from "./cells.js";
 import { edgeLabels, keep, svg } from "./dom.js";
 import { Magnifier } from "./zoom.js";
+import { gettext, interpolate } from "./words.js";
 
 const GROOVE = 0.2; // how close to a line (in cells) a pointer must be to mean a groove
 
@@ -39,7 +40,7 @@ export function rotationFor(spec, seat) {
 }
 
 export class Board {
-  constructor(container, spec, { rotation = 0, interactive = false, label = "Game board" } = {}) {
+  constructor(container, spec, { rotation = 0, interactive = false, label = gettext("Game board") } = {}) {
     this.spec = spec;
     this.n = spec.grid;
     this.k = rotation;
@@ -57,7 +58,7 @@ export class Board {
     if (interactive) {
       this.el.setAttribute("tabindex", "0");
       this.el.setAttribute("role", "application");
-      this.el.setAttribute("aria-roledescription", "game board");
+      this.el.setAttribute("aria-roledescription", gettext("game board"));
     }
     this.el.append(svg("rect", { width: size, height: size, rx: 12, fill: "var(--board-bg)" }));
     this.cellsLayer = svg("g");
@@ -164,7 +165,8 @@ export class Board {
     if (!owned) return line;
     const s = this.spec.seats[b.seat];
     const g = svg("g", { class: "wall", ...where });
-    g.append(svg("title", {}, `${s.name}'s barrier ${actionName({ type: "barrier", ...b })}`),
+    g.append(svg("title", {}, interpolate(gettext("%(seat)s's barrier %(name)s"),
+      { seat: s.name, name: actionName({ type: "barrier", ...b }) })),
       line, seatMark(s, (x1 + x2) / 2, (y1 + y2) / 2, { class: "wall-mark" }));
     return g;
   }
@@ -204,7 +206,7 @@ export class Board {
     const cx = x + cell / 2, cy = y + cell / 2;
     const g = svg("g", { class: "pawn", "data-seat": seat, "data-row": p[0], "data-col": p[1] });
     if (isLast) g.classList.add("last");
-    g.append(svg("title", {}, `${s.name} pawn on ${String.fromCharCode(97 + p[1])}${p[0]}`));
+    g.append(svg("title", {}, interpolate(gettext("%(seat)s pawn on %(cell)s"), { seat: s.name, cell: cellName(p) })));
     g.append(svg("circle", { cx, cy, r: radius, fill: s.colour, stroke: ink, "stroke-width": 2 }));
     g.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: s.ink, "font-family": "system-ui, sans-serif" }, s.initial));
     return g;
@@ -239,7 +241,7 @@ export class Board {
       node = this.wallLine({ at: action.at, orientation: action.orientation, seat: null }, {
         class: "suggest", stroke: accent, "stroke-opacity": 0.85, "stroke-dasharray": "4 4" });
     }
-    node.append(svg("title", {}, `Suggested: ${actionName(action)}`));
+    node.append(svg("title", {}, interpolate(gettext("Suggested: %(move)s"), { move: actionName(action) })));
     layer.append(node);
   }
 

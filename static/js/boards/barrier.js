@@ -9,6 +9,7 @@
 import { Board, barrierKey, key, rotationFor } from "./barrier-board.js";
 import { cellName, cellsInWords } from "./cells.js";
 import { isTouch } from "./dom.js";
+import { boardLabel, eventSentence, gettext, interpolate, ngettext, plainLabel } from "./words.js";
 
 export { barrierKey, Board, rotationFor };
 
@@ -35,37 +36,42 @@ export function parseNotation(text) {
   return { type: "move", to: cell };
 }
 
-// The board's own word for a barrier: "barrier" on Bloqueio boards, "wall" on Quoridor's
-// (the spec's `words`, games/boards/barrier.py); set by the view, one kind a page.
-let WALL = "barrier";
-const Wall = () => WALL[0].toUpperCase() + WALL.slice(1);
+// The board's own word for a barrier: "barrier" on Bloqueio boards (goal zones on the
+// board), "wall" on Quoridor's (goal bands outside; games/boards/barrier.py `words`). Every
+// sentence naming one comes in both wordings, whole, for translators: said(barrier, wall)
+// picks one. Set by the view, one kind a page.
+let WALLS = false;
+const said = (barrierWords, wallWords) => (WALLS ? wallWords : barrierWords);
+const hasGoalZones = (spec) => spec.zones.some((row) => row.some((zone) => Number.isInteger(zone)));
 
 export function describe(action, seatName) {
   switch (action.type) {
-    case "move": return `${seatName} moved to ${cellName(action.to)}`;
+    case "move": return interpolate(gettext("%(seat)s moved to %(cell)s"), { seat: seatName, cell: cellName(action.to) });
     case "barrier":
-      return `${seatName} placed a ${action.orientation === "H" ? "horizontal" : "vertical"} ${WALL} at ${cellName(action.at)}`;
-    case "pass": return `${seatName} passed`;
-    case "resign": return `${seatName} resigned`;
-    case "timeout": return `${seatName} ran out of time`;
-    case "removed": return `${seatName} was removed`;
-    default: return `${seatName}: ${action.type}`;
+      return interpolate(action.orientation === "H"
+        ? said(gettext("%(seat)s placed a horizontal barrier at %(cell)s"), gettext("%(seat)s placed a horizontal wall at %(cell)s"))
+        : said(gettext("%(seat)s placed a vertical barrier at %(cell)s"), gettext("%(seat)s placed a vertical wall at %(cell)s")),
+      { seat: seatName, cell: cellName(action.at) });
+    default: return eventSentence(action, seatName) || `${seatName}: ${action.type}`;
   }
 }
 
-export const notationHelp = "Cells are named as on the board's edges, letter then number (f2); a barrier is the earliest letter and lowest number of the four cells it touches, then h or v (e3h).";
+export const notationHelp = gettext("Cells are named as on the board's edges, letter then number (f2); a barrier is the earliest letter and lowest number of the four cells it touches, then h or v (e3h).");
 
 // The engine's reasons speak in [row, col]; the page speaks the notation on the board's
 // edges ("cell [7,7] is not reachable" -> "cell h7 is not reachable").
 export function readable(reason) {
   return cellsInWords(String(reason)
-    .replace(/\b(H|V) at \[(\d+),\s*(\d+)\]/g, (_, o, r, c) => `${WALL} ${cellName([Number(r), Number(c)])}${o.toLowerCase()}`));
+    .replace(/\b(H|V) at \[(\d+),\s*(\d+)\]/g, (_, o, r, c) => interpolate(said(gettext("barrier %(name)s"), gettext("wall %(name)s")),
+      { name: `${cellName([Number(r), Number(c)])}${o.toLowerCase()}` })));
 }
-export const notationPlaceholder = "Type a move: f2, e3h";
+export const notationPlaceholder = gettext("Type a move: f2, e3h");
 
 export function seatNotes(state, seat) {
   const left = state.barriers_left ? state.barriers_left[seat] : null;
-  return left === null || left === undefined ? [] : [`${left} ${WALL}${left === 1 ? "" : "s"}`];
+  if (left === null || left === undefined) return [];
+  return [interpolate(said(ngettext("%(count)s barrier", "%(count)s barriers", left),
+    ngettext("%(count)s wall", "%(count)s walls", left)), { count: left })];
 }
 
 // -- the view: the page's board-module interface --------------------------------------------
@@ -77,35 +83,39 @@ export function createBoard(container, spec, { seat = null, interactive = false,
 class BarrierView {
   constructor(container, spec, { seat, interactive, label }) {
     this.spec = spec;
-    WALL = (spec.words && spec.words.wall) || "barrier";
+    WALLS = !hasGoalZones(spec);
     this.handlers = {};
     this.check = async () => ({ ok: true, reason: null });
     this.touch = isTouch();
-    this.turnHint = `Your turn: ${this.touch ? "tap" : "click"} a highlighted cell, or a groove for a ${WALL}.`;
+    this.turnHint = this.touch
+      ? said(gettext("Your turn: tap a highlighted cell, or a groove for a barrier."), gettext("Your turn: tap a highlighted cell, or a groove for a wall."))
+      : said(gettext("Your turn: click a highlighted cell, or a groove for a barrier."), gettext("Your turn: click a highlighted cell, or a groove for a wall."));
     this.state = null;
     this.myTurn = false;
     this.moves = new Set();
     this.barriers = new Set();
     this.known = false; // legal actions of this position known
     this.pending = null; // a barrier waiting for the touch/keyboard confirm step
-    const who = seat === null || seat === undefined ? "watching" : `you are ${spec.seats[seat].name}`;
     const boardBox = document.createElement("div");
     container.replaceChildren(boardBox);
     this.board = new Board(boardBox, spec, {
       rotation: rotationFor(spec, seat), interactive,
       label: interactive
-        ? `${label || spec.title} board, ${who}.${this.touch ? "" : " Arrow keys move the cursor, Enter moves there, H or V previews a ${WALL}."}`
-        : (label || `${spec.title} board`),
+        ? [boardLabel(label || spec.title, spec, seat), this.touch ? "" : said(
+          gettext("Arrow keys move the cursor, Enter moves there, H or V previews a barrier."),
+          gettext("Arrow keys move the cursor, Enter moves there, H or V previews a wall."))].filter(Boolean).join(" ")
+        : plainLabel(label, spec),
     });
     this.el = this.board.el;
     if (!interactive) return;
     this.bar = this.confirmBar();
     this.modeButton = Object.assign(document.createElement("button"), {
       type: "button", id: "barrier-mode", className: "btn secondary small",
-      textContent: `${Wall()} mode: off`,
+      textContent: this.modeText(false),
     });
     this.modeButton.setAttribute("aria-pressed", "false");
-    this.modeButton.title = `On a phone: every tap places a ${WALL} on the nearest groove (asks to confirm)`;
+    this.modeButton.title = said(gettext("On a phone: every tap places a barrier on the nearest groove (asks to confirm)"),
+      gettext("On a phone: every tap places a wall on the nearest groove (asks to confirm)"));
     this.modeButton.addEventListener("click", () => this.setBarrierMode(!this.board.barrierMode));
     const tools = document.createElement("div");
     tools.className = "toolbar board-tools";
@@ -117,10 +127,11 @@ class BarrierView {
       legend.className = "small muted board-legend";
       legend.id = "board-legend";
       // Bloqueio marks each goal zone's cells with the seat's initial; Quoridor's goal is
-      // the band in the seat's colour outside the board (spec.words.wall says which).
-      legend.textContent = `You are ${me.name} (${me.initial}): your goal is the far side of the board, `
-        + (WALL === "barrier" ? `the cells marked ${me.initial}. ` : "the band in your colour beyond it. ")
-        + `${Wall()}s show their owner when you point at them.`;
+      // the band in the seat's colour outside the board (WALLS says which).
+      legend.textContent = interpolate(WALLS
+        ? gettext("You are %(seat)s (%(initial)s): your goal is the far side of the board, the band in your colour beyond it. Walls show their owner when you point at them.")
+        : gettext("You are %(seat)s (%(initial)s): your goal is the far side of the board, the cells marked %(initial)s. Barriers show their owner when you point at them."),
+      { seat: me.name, initial: me.initial });
       tools.append(legend);
     }
     container.append(this.bar, tools);
@@ -128,7 +139,7 @@ class BarrierView {
       .on("hover", (b) => this.onHover(b)).on("activate", (cell) => this.onCell(cell))
       .on("barrierKey", (b) => this.askConfirm(b)).on("escape", () => { this.cancel(); this.say(""); })
       .on("cursorStart", () => (seat !== null && this.state && this.state.pawns[seat]) || null)
-      .on("cursor", (c) => this.say(`Cursor on ${cellName(c)}`));
+      .on("cursor", (c) => this.say(interpolate(gettext("Cursor on %(cell)s"), { cell: cellName(c) })));
   }
 
   on(name, fn) { this.handlers[name] = fn; return this; }
@@ -155,8 +166,13 @@ class BarrierView {
   setBarrierMode(on) {
     this.board.barrierMode = on;
     this.modeButton.setAttribute("aria-pressed", on ? "true" : "false");
-    this.modeButton.textContent = `${Wall()} mode: ${on ? "on" : "off"}`;
-    this.say(on ? `${Wall()} mode: tap near a line to place a ${WALL} there.` : "");
+    this.modeButton.textContent = this.modeText(on);
+    this.say(on ? said(gettext("Barrier mode: tap near a line to place a barrier there."),
+      gettext("Wall mode: tap near a line to place a wall there.")) : "");
+  }
+
+  modeText(on) {
+    return on ? said(gettext("Barrier mode: on"), gettext("Wall mode: on")) : said(gettext("Barrier mode: off"), gettext("Wall mode: off"));
   }
 
   cancel() {
@@ -172,8 +188,8 @@ class BarrierView {
     bar.hidden = true;
     const text = document.createElement("span");
     text.id = "confirm-text";
-    const place = Object.assign(document.createElement("button"), { type: "button", id: "confirm-place", className: "btn small", textContent: "Place" });
-    const cancel = Object.assign(document.createElement("button"), { type: "button", id: "confirm-cancel", className: "btn secondary small", textContent: "Cancel" });
+    const place = Object.assign(document.createElement("button"), { type: "button", id: "confirm-place", className: "btn small", textContent: gettext("Place") });
+    const cancel = Object.assign(document.createElement("button"), { type: "button", id: "confirm-cancel", className: "btn secondary small", textContent: gettext("Cancel") });
     place.addEventListener("click", () => { if (this.pending) this.tryAction(this.pending); });
     cancel.addEventListener("click", () => { this.cancel(); this.say(""); });
     bar.append(text, " ", place, " ", cancel);
@@ -196,9 +212,10 @@ class BarrierView {
     if (!this.myTurn) { this.cancel(); this.emit("action", action); return; } // the page says why not
     let reason = null;
     if (this.isLegal(action) !== true) reason = await this.reason(action);
-    const text = formatAction(action);
+    const words = { move: formatAction(action), reason };
     if (reason !== null) {
-      this.say(`${action.type === "move" ? "You can't move to" : `You can't place a ${WALL} at`} ${text}: ${reason}.`, "error");
+      this.say(interpolate(action.type === "move" ? gettext("You can't move to %(move)s: %(reason)s.")
+        : said(gettext("You can't place a barrier at %(move)s: %(reason)s."), gettext("You can't place a wall at %(move)s: %(reason)s.")), words), "error");
       return;
     }
     this.cancel();
@@ -223,15 +240,16 @@ class BarrierView {
     const action = { type: "barrier", ...barrier };
     const ok = this.isLegal(action);
     this.board.setPreview(barrier, ok !== false);
-    const text = formatAction(action);
-    if (ok) { this.say(`Click to place a ${WALL} at ${text}.`); return; }
+    const words = { move: formatAction(action) };
+    const placeIt = () => interpolate(said(gettext("Click to place a barrier at %(move)s."), gettext("Click to place a wall at %(move)s.")), words);
+    if (ok) { this.say(placeIt()); return; }
     this.hoverTimer = setTimeout(async () => {
       const reason = await this.reason(action);
       // the pointer may have moved on meanwhile: answer only for the barrier still shown
       const shown = this.el.querySelector(".preview line");
       if (!shown || `${shown.dataset.at},${shown.dataset.orientation}` !== barrierKey(barrier)) return;
       this.board.setPreview(barrier, reason === null);
-      this.say(reason === null ? `Click to place a ${WALL} at ${text}.` : `${Wall()} ${text} is not allowed: ${reason}.`, reason === null ? "" : "error");
+      this.say(reason === null ? placeIt() : this.notAllowed(action, reason), reason === null ? "" : "error");
     }, 120);
   }
 
@@ -240,13 +258,20 @@ class BarrierView {
     if (!this.myTurn) { this.emit("action", action); return; }
     const reason = this.isLegal(action) ? null : await this.reason(action);
     this.board.setPreview(barrier, reason === null);
-    if (reason !== null) { this.say(`Barrier ${formatAction(action)} is not allowed: ${reason}.`, "error"); return; }
+    if (reason !== null) { this.say(this.notAllowed(action, reason), "error"); return; }
     this.pending = action;
     this.say("");  // an older refusal must not stand beside the question
     // As the player sees it: a quarter-turned board shows H barriers upright.
     const flat = (barrier.orientation === "H") === (this.board.k % 2 === 0);
-    this.confirmText.textContent = `Place a ${flat ? "horizontal" : "vertical"} ${WALL} at ${formatAction(action)}?`;
+    this.confirmText.textContent = interpolate(flat
+      ? said(gettext("Place a horizontal barrier at %(move)s?"), gettext("Place a horizontal wall at %(move)s?"))
+      : said(gettext("Place a vertical barrier at %(move)s?"), gettext("Place a vertical wall at %(move)s?")), { move: formatAction(action) });
     this.bar.hidden = false;
     this.confirmPlace.focus();
+  }
+
+  notAllowed(action, reason) {
+    return interpolate(said(gettext("Barrier %(move)s is not allowed: %(reason)s."), gettext("Wall %(move)s is not allowed: %(reason)s.")),
+      { move: formatAction(action), reason });
   }
 }

@@ -9,6 +9,7 @@
 
 import { cellName } from "./cells.js";
 import { keep, svg } from "./dom.js";
+import { gettext, interpolate } from "./words.js";
 import { RUN, formatAction } from "./blockade-notation.js";
 
 export const key = ([r, c]) => `${r},${c}`;
@@ -22,7 +23,7 @@ export function rotationFor(spec, seat) {
 }
 
 export class Board {
-  constructor(container, spec, { rotation = 0, interactive = false, label = "Game board" } = {}) {
+  constructor(container, spec, { rotation = 0, interactive = false, label = gettext("Game board") } = {}) {
     this.spec = spec;
     this.rows = spec.rows;
     this.cols = spec.cols;
@@ -40,7 +41,7 @@ export class Board {
     if (interactive) {
       this.el.setAttribute("tabindex", "0");
       this.el.setAttribute("role", "application");
-      this.el.setAttribute("aria-roledescription", "game board");
+      this.el.setAttribute("aria-roledescription", gettext("game board"));
     }
     this.el.append(svg("rect", { width: w, height: h, rx: 12, fill: this.L.background }));
     this.cellsLayer = svg("g", { class: "cells" });
@@ -118,7 +119,9 @@ export class Board {
     for (const [k, node] of this.cellNodes) {
       const [r, c] = k.split(",").map(Number);
       const goal = this.goalOf(r);
-      const text = `${cellName([r, c])}, ${words.get(k) || "empty"}${goal === null ? "" : `, ${this.spec.seats[goal].name}'s goal`}`;
+      const what = { cell: cellName([r, c]), what: words.get(k) || gettext("empty") };
+      const text = goal === null ? interpolate(gettext("%(cell)s, %(what)s"), what)
+        : interpolate(gettext("%(cell)s, %(what)s, %(seat)s's goal"), { ...what, seat: this.spec.seats[goal].name });
       const title = node.firstChild;
       if (title.textContent !== text) title.textContent = text;
     }
@@ -176,11 +179,11 @@ export class Board {
       if (owner === null || owner === undefined) return;
       const s = this.spec.seats[owner];
       const isLast = same(last, [r, c]);
-      words.set(key([r, c]), isLast ? `${s.name}, the last placement` : s.name);
+      words.set(key([r, c]), isLast ? interpolate(gettext("%(seat)s, the last placement"), { seat: s.name }) : s.name);
       wanted.push([`${r},${c}|${owner}|${isLast}`, () => {
         const [x, y] = this.xy([r, c]);
         const g = svg("g", { class: `mark${isLast ? " last" : ""}`, "data-seat": owner, "data-row": r, "data-col": c, "data-last": isLast ? "true" : null });
-        g.append(svg("title", {}, `${s.name} on ${cellName([r, c])}`));
+        g.append(svg("title", {}, interpolate(gettext("%(seat)s on %(cell)s"), { seat: s.name, cell: cellName([r, c]) })));
         g.append(svg("rect", {
           x: x + inset, y: y + inset, width: cell - 2 * inset, height: cell - 2 * inset, rx: 6,
           fill: s.colour, "fill-opacity": this.L.mark_opacity, stroke: s.text, "stroke-width": 1.5,
@@ -203,7 +206,7 @@ export class Board {
     const lastTo = state.last ? state.last.at : null;
     keep(this.piecesLayer, (state.blocks || []).map((b) => {
       const isLast = same(b, lastBlock);
-      words.set(key(b), isLast ? "blocked last" : "blocked");
+      words.set(key(b), isLast ? gettext("blocked last") : gettext("blocked"));
       return [`${key(b)}|${isLast}`, () => {
         const [x, y] = this.xy(b);
         const rect = svg("rect", {
@@ -211,12 +214,12 @@ export class Board {
           x: x + inset, y: y + inset, width: cell - 2 * inset, height: cell - 2 * inset, rx: 6,
           fill: this.L.block, stroke: isLast ? this.L.accent : this.L.block_edge, "stroke-width": isLast ? 3 : 1.5,
         });
-        rect.append(svg("title", {}, `${cellName(b)} blocked`));
+        rect.append(svg("title", {}, interpolate(gettext("%(cell)s blocked"), { cell: cellName(b) })));
         return rect;
       }];
     }));
     const pawns = (state.pawns || []).map((p, seat) => [p, seat]).filter(([p]) => p);
-    for (const [p, seat] of pawns) words.set(key(p), `${this.spec.seats[seat].name} pawn`);
+    for (const [p, seat] of pawns) words.set(key(p), interpolate(gettext("%(seat)s pawn"), { seat: this.spec.seats[seat].name }));
     keep(this.pawnsLayer, pawns.map(([p, seat]) => {
       const isLast = same(p, lastTo) && state.last.seat === seat;
       return [`${seat}|${key(p)}|${isLast}`, () => this.pawnNode(seat, p, isLast)];
@@ -229,7 +232,7 @@ export class Board {
     const s = this.spec.seats[seat];
     const [cx, cy] = this.centre(p);
     const g = svg("g", { class: `pawn${isLast ? " last" : ""}`, "data-seat": seat, "data-row": p[0], "data-col": p[1], "data-last": isLast ? "true" : null });
-    g.append(svg("title", {}, `${s.name} pawn on ${cellName(p)}`));
+    g.append(svg("title", {}, interpolate(gettext("%(seat)s pawn on %(cell)s"), { seat: s.name, cell: cellName(p) })));
     g.append(svg("circle", { cx, cy, r: radius, fill: s.colour, stroke: ink, "stroke-width": 2 }));
     g.append(svg("text", { x: cx, y: cy + 7, "text-anchor": "middle", "font-size": 20, "font-weight": 700, fill: s.ink, "font-family": "system-ui, sans-serif" }, s.initial));
     return g;
@@ -240,7 +243,7 @@ export class Board {
     const s = this.spec.seats[seat];
     const [cx, cy] = this.centre(p);
     const g = svg("g", { class: "ghost", "data-seat": seat, "data-row": p[0], "data-col": p[1], "pointer-events": "none" });
-    g.append(svg("title", {}, `${s.name} pawn stepping to ${cellName(p)}`));
+    g.append(svg("title", {}, interpolate(gettext("%(seat)s pawn stepping to %(cell)s"), { seat: s.name, cell: cellName(p) })));
     g.append(svg("circle", { cx, cy, r: radius, fill: s.colour, "fill-opacity": 0.5, stroke: ink, "stroke-width": 2, "stroke-dasharray": "5 4" }));
     g.append(svg("text", { x: cx, y: cy + 7, "text-anchor": "middle", "font-size": 20, "font-weight": 700, fill: ink, "font-family": "system-ui, sans-serif" }, s.initial));
     return g;
@@ -259,14 +262,14 @@ export class Board {
     const [x, y] = this.xy(at);
     const ring = svg("rect", { class: "suggest", "data-row": at[0], "data-col": at[1], x: x + 3, y: y + 3, width: cell - 6, height: cell - 6,
       rx: 8, fill: accent, "fill-opacity": 0.15, stroke: accent, "stroke-width": 3, "stroke-dasharray": "5 3" });
-    ring.append(svg("title", {}, `Suggested: ${formatAction(action)}`));
+    ring.append(svg("title", {}, interpolate(gettext("Suggested: %(move)s"), { move: formatAction(action) })));
     layer.append(ring);
     if (action.type === "run" && action.block) {
       const [cx, cy] = this.centre(action.block), s = cell / 2;
       const block = svg("rect", { class: "suggest suggest-block", "data-row": action.block[0], "data-col": action.block[1],
         x: cx - s / 2, y: cy - s / 2, width: s, height: s, rx: 3, fill: this.L.block, "fill-opacity": 0.45,
         stroke: accent, "stroke-width": 2.5, "stroke-dasharray": "4 3" });
-      block.append(svg("title", {}, `Suggested block: ${cellName(action.block)}`));
+      block.append(svg("title", {}, interpolate(gettext("Suggested block: %(cell)s"), { cell: cellName(action.block) })));
       layer.append(block);
     }
   }

@@ -4,6 +4,7 @@
 // asks which kind the page's board is (`useKind`, called by createBoard).
 
 import { cellName } from "./cells.js";
+import { eventSentence, gettext, interpolate, ngettext } from "./words.js";
 
 export const RUN = "blockade_run";
 
@@ -40,32 +41,29 @@ export function parseNotation(text, spec = null) {
 
 export function describe(action, seatName) {
   switch (action.type) {
-    case "place": return `${seatName} placed on ${cellName(action.at)}`;
+    case "place": return interpolate(gettext("%(seat)s placed on %(cell)s"), { seat: seatName, cell: cellName(action.at) });
     case "run":
       return action.block
-        ? `${seatName} stepped to ${cellName(action.to)} and blocked ${cellName(action.block)}`
-        : `${seatName} stepped to ${cellName(action.to)}`;
-    case "pass": return `${seatName} passed`;
-    case "resign": return `${seatName} resigned`;
-    case "timeout": return `${seatName} ran out of time`;
-    case "removed": return `${seatName} was removed`;
-    default: return `${seatName}: ${action.type}`;
+        ? interpolate(gettext("%(seat)s stepped to %(cell)s and blocked %(block)s"),
+          { seat: seatName, cell: cellName(action.to), block: cellName(action.block) })
+        : interpolate(gettext("%(seat)s stepped to %(cell)s"), { seat: seatName, cell: cellName(action.to) });
+    default: return eventSentence(action, seatName) || `${seatName}: ${action.type}`;
   }
 }
 
-export const notationHelp = "Letters are columns, numbers rows (a0 top left): c2 places on c2; in Blockade Run c1^d3 steps to c1 and blocks d3, and a winning step is just its cell.";
-export const notationPlaceholder = "Type a move: c2 or c1^d3";
+export const notationHelp = gettext("Letters are columns, numbers rows (a0 top left): c2 places on c2; in Blockade Run c1^d3 steps to c1 and blocks d3, and a winning step is just its cell.");
+export const notationPlaceholder = gettext("Type a move: c2 or c1^d3");
 
 export function seatNotes(state, seat, spec = null) {
   if (state.board) { // blockade: how many marks the seat has placed
     const n = state.board.flat().filter((v) => v === seat).length;
-    const notes = [`${n} placed`];
-    if (state.ply === 0 && seat === 0) notes.push("moves first");
+    const notes = [interpolate(gettext("%(count)s placed"), { count: n })];
+    if (state.ply === 0 && seat === 0) notes.push(gettext("moves first"));
     return notes;
   }
   const pawn = state.pawns ? state.pawns[seat] : null;
   if (!pawn) return [];
   const goal = spec && spec.goal_rows ? spec.goal_rows[seat] : (seat === 0 ? 4 : 0);
   const n = Math.abs(goal - pawn[0]);
-  return [n === 0 ? "at the goal" : `${n} row${n === 1 ? "" : "s"} to go`];
+  return [n === 0 ? gettext("at the goal") : interpolate(ngettext("%(count)s row to go", "%(count)s rows to go", n), { count: n })];
 }

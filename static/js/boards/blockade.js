@@ -13,6 +13,7 @@ import { Board, key, rotationFor, same } from "./blockade-board.js";
 import { RUN, useKind } from "./blockade-notation.js";
 import { cellName, cellsInWords } from "./cells.js";
 import { isTouch } from "./dom.js";
+import { boardLabel, gettext, interpolate, plainLabel } from "./words.js";
 
 export { Board, cellName, rotationFor };
 export { describe, formatAction, notationHelp, notationPlaceholder, parseNotation, seatNotes } from "./blockade-notation.js";
@@ -38,10 +39,15 @@ class BlockadeView {
     this.seat = seat;
     this.handlers = {};
     this.check = async () => ({ ok: true, reason: null });
-    const act = isTouch() ? "tap" : "click"; // no keyboard words on a touch screen
-    this.turnHint = this.run
-      ? `Your turn: ${act} a marked cell to step there, then a cell to block.`
-      : `Your turn: ${act} a marked cell to place your ${seat !== null && spec.seats[seat] ? spec.seats[seat].initial : "mark"}.`;
+    const touch = isTouch(); // "tap" and no keyboard words on a touch screen
+    const mark = { mark: seat !== null && spec.seats[seat] ? spec.seats[seat].initial : gettext("mark") };
+    if (this.run) {
+      this.turnHint = touch ? gettext("Your turn: tap a marked cell to step there, then a cell to block.")
+        : gettext("Your turn: click a marked cell to step there, then a cell to block.");
+    } else {
+      this.turnHint = interpolate(touch ? gettext("Your turn: tap a marked cell to place your %(mark)s.")
+        : gettext("Your turn: click a marked cell to place your %(mark)s."), mark);
+    }
     this.state = null;
     this.last = null;
     this.myTurn = false;
@@ -50,16 +56,15 @@ class BlockadeView {
     this.steps = new Map(); // run: step key -> {to, win, blocks: Map(key -> cell)}
     this.step = null; // run: the chosen step, waiting for its block
     this.busy = 0; // bumps on every position change, so a late check answer is dropped
-    const who = seat === null || seat === undefined ? "watching" : `you are ${spec.seats[seat].name}`;
     const keys = this.run
-      ? "Arrow keys move the cursor, Enter chooses the step and then the cell to block, Escape takes the step back."
-      : "Arrow keys move the cursor, Enter places there.";
+      ? gettext("Arrow keys move the cursor, Enter chooses the step and then the cell to block, Escape takes the step back.")
+      : gettext("Arrow keys move the cursor, Enter places there.");
     const boardBox = document.createElement("div");
     boardBox.className = "blockade-board";
     container.replaceChildren(boardBox);
     this.board = new Board(boardBox, spec, {
       rotation: rotationFor(spec, seat), interactive,
-      label: interactive ? `${label || spec.title} board, ${who}.${isTouch() ? "" : ` ${keys}`}` : (label || `${spec.title} board`),
+      label: interactive ? [boardLabel(label || spec.title, spec, seat), touch ? "" : keys].filter(Boolean).join(" ") : plainLabel(label, spec),
     });
     this.el = this.board.el;
     if (!interactive) return;
@@ -67,7 +72,7 @@ class BlockadeView {
     this.board.on("cell", (cell) => this.onCell(cell))
       .on("escape", () => { if (this.step) this.undoStep(); else this.say(""); })
       .on("cursorStart", () => this.cursorStart())
-      .on("cursor", (c) => this.say(`Cursor on ${this.cellWords(c)}`));
+      .on("cursor", (c) => this.say(interpolate(gettext("Cursor on %(cell)s"), { cell: this.cellWords(c) })));
   }
 
   on(name, fn) { this.handlers[name] = fn; return this; }
@@ -145,7 +150,7 @@ class BlockadeView {
     const bar = html("div", { class: "confirm-bar step-bar", id: "step-bar" });
     bar.hidden = true;
     this.stepText = html("span", { id: "step-text" });
-    const undo = html("button", { type: "button", id: "undo-step", class: "btn secondary small" }, "Undo step");
+    const undo = html("button", { type: "button", id: "undo-step", class: "btn secondary small" }, gettext("Undo step"));
     undo.addEventListener("click", () => { this.undoStep(); this.el.focus(); });
     bar.append(this.stepText, " ", undo);
     return bar;
@@ -155,14 +160,14 @@ class BlockadeView {
     if (!this.step) return;
     this.dropStep();
     this.paint();
-    this.say("Step taken back: choose where to step.");
+    this.say(gettext("Step taken back: choose where to step."));
   }
 
   async reason(action) {
     const ticket = this.busy;
     const answer = await this.check(action);
     if (ticket !== this.busy) return undefined; // the position changed meanwhile
-    return answer.ok ? null : (answer.reason ? cellsInWords(answer.reason) : "not allowed");
+    return answer.ok ? null : (answer.reason ? cellsInWords(answer.reason) : gettext("not allowed"));
   }
 
   send(action) {
@@ -183,7 +188,7 @@ class BlockadeView {
     if (this.known && this.places.has(key(cell))) { this.send(action); return; }
     const reason = await this.reason(action);
     if (reason === undefined) return;
-    if (reason !== null) { this.say(`You can't place on ${cellName(cell)}: ${reason}.`, "error"); return; }
+    if (reason !== null) { this.say(interpolate(gettext("You can't place on %(cell)s: %(reason)s."), { cell: cellName(cell), reason }), "error"); return; }
     this.send(action);
   }
 
@@ -202,7 +207,7 @@ class BlockadeView {
     if (reason === undefined) return;
     if (reason === null) { this.send(action); return; }
     if (!this.known && this.myTurn && this.couldStep(cell)) { this.chooseStep(cell); return; }
-    this.say(`You can't step to ${cellName(cell)}: ${reason}.`, "error");
+    this.say(interpolate(gettext("You can't step to %(cell)s: %(reason)s."), { cell: cellName(cell), reason }), "error");
   }
 
   // Only while the legal actions are still on their way: a cell next to the pawn that is
@@ -218,10 +223,10 @@ class BlockadeView {
     this.step = { to: cell };
     this.paint();
     if (this.bar) {
-      this.stepText.textContent = `Step to ${cellName(cell)}: now choose a cell to block.`;
+      this.stepText.textContent = interpolate(gettext("Step to %(cell)s: now choose a cell to block."), { cell: cellName(cell) });
       this.bar.hidden = false;
     }
-    this.say("Now block a cell (Esc to undo the step)");
+    this.say(gettext("Now block a cell (Esc to undo the step)"));
   }
 
   async onBlockCell(cell) {
@@ -232,7 +237,7 @@ class BlockadeView {
     if (this.known && entry && entry.blocks.has(key(cell))) { this.send(action); return; }
     const reason = await this.reason(action);
     if (reason === undefined) return;
-    if (reason !== null) { this.say(`You can't block ${cellName(cell)}: ${reason}.`, "error"); return; }
+    if (reason !== null) { this.say(interpolate(gettext("You can't block %(cell)s: %(reason)s."), { cell: cellName(cell), reason }), "error"); return; }
     this.send(action);
   }
 }

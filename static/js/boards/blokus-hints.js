@@ -5,6 +5,7 @@
 
 import { cellsKey, formatAction, normalise } from "./blokus-pieces.js";
 import { keep, svg } from "./dom.js";
+import { gettext, interpolate } from "./words.js";
 
 const key = ([r, c]) => `${r},${c}`;
 
@@ -19,7 +20,7 @@ export function drawSuggestion(b, action) {
   const { cell, ink } = b.L;
   const colour = b.state.colour !== null && b.state.colour !== undefined ? b.colourOf(b.state.colour) : null;
   const g = svg("g", { class: "suggest", "data-piece": action.piece, "data-cells": cellsKey(action.cells) });
-  g.append(svg("title", {}, `Suggested: ${formatAction(action)}`));
+  g.append(svg("title", {}, interpolate(gettext("Suggested: %(move)s"), { move: formatAction(action) })));
   for (const p of action.cells) {
     const [x, y] = b.xy(b.cellToDisplay(p));
     g.append(svg("rect", { x: x + 1.5, y: y + 1.5, width: cell - 3, height: cell - 3, rx: 3,

@@ -7,6 +7,8 @@
 // server ships in the spec, and the tests check the two agree.
 
 import { cellName } from "./cells.js";
+import { formatNumber } from "../i18n.js";
+import { eventSentence, gettext, interpolate, ngettext } from "./words.js";
 
 export const DRAWINGS = [
   ["I1", "#"], ["I2", "##"], ["I3", "###"], ["V3", "#./##"], ["I4", "####"],
@@ -67,12 +69,12 @@ export function placementOf(piece, cells) {
 }
 
 export { cellName };
-const LEAVES = { resign: "resigned", timeout: "ran out of time", removed: "was removed" };
+const LEAVES = new Set(["resign", "timeout", "removed"]);
 
 export function formatAction(action, seat) {
   if (!action) return "";
   if (action.type === "pass") return "pass";
-  if (LEAVES[action.type]) return `${action.type}:${action.seat ?? seat ?? ""}`;
+  if (LEAVES.has(action.type)) return `${action.type}:${action.seat ?? seat ?? ""}`;
   if (action.type === "place") {
     const at = placementOf(action.piece, action.cells);
     if (at) return `${action.piece}/${at.orient}@${cellName(at.anchor)}`;
@@ -83,16 +85,18 @@ export function formatAction(action, seat) {
 const capital = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 
 export function describe(action, seatName) {
-  const who = capital(seatName || "A player");
+  const who = capital(seatName || gettext("A player"));
   if (!action) return who;
-  if (action.type === "pass") return `${who} passed: no piece fits any more, that colour is out`;
-  if (LEAVES[action.type]) return `${who} ${LEAVES[action.type]}`;
+  if (action.type === "pass") return interpolate(gettext("%(seat)s passed: no piece fits any more, that colour is out"), { seat: who });
+  if (LEAVES.has(action.type)) return eventSentence(action, who);
   if (action.type === "place") {
     const at = placementOf(action.piece, action.cells);
-    const where = at ? cellName(at.anchor) : "the board";
-    return `${who} placed ${action.piece} (${action.cells.length} square${action.cells.length === 1 ? "" : "s"}) at ${where}`;
+    const n = action.cells.length;
+    const words = { seat: who, piece: action.piece, count: n, cell: at ? cellName(at.anchor) : "" };
+    return interpolate(at ? ngettext("%(seat)s placed %(piece)s (%(count)s square) at %(cell)s", "%(seat)s placed %(piece)s (%(count)s squares) at %(cell)s", n)
+      : ngettext("%(seat)s placed %(piece)s (%(count)s square) on the board", "%(seat)s placed %(piece)s (%(count)s squares) on the board", n), words);
   }
-  return `${who} played ${formatAction(action)}`;
+  return interpolate(gettext("%(seat)s played %(move)s"), { seat: who, move: formatAction(action) });
 }
 
 const PLACE = /^([A-Z][1-5]?)\/([0-7])@([a-t])(0|[1-9][0-9]?)$/;
@@ -109,8 +113,8 @@ export function parseNotation(text) {
   return { type: "place", piece, cells: shapes[Number(o)].map(([r, c]) => [r + r0, c + c0]) };
 }
 
-export const notationHelp = "A move is piece/orientation@anchor: L5/0@a0 puts L5 as drawn with its box's top-left on a0 (letters are columns, numbers rows).";
-export const notationPlaceholder = "Type a move: L5/0@a0";
+export const notationHelp = gettext("A move is piece/orientation@anchor: L5/0@a0 puts L5 as drawn with its box's top-left on a0 (letters are columns, numbers rows).");
+export const notationPlaceholder = gettext("Type a move: L5/0@a0");
 
 // A colour's score: -1 per square in hand; +15 with every piece placed, +5 more if the
 // last one was I1.
@@ -129,14 +133,17 @@ export function seatColours(spec, seat) {
 export function seatNotes(state, seat, spec) {
   if (!state || !state.hands) return [];
   const colours = seatColours(spec, seat);
+  const score = (n) => interpolate(gettext("score %(score)s"), { score: formatNumber(n) });
   const one = (c) => {
     const left = state.hands[c].length;
-    return [`${left} piece${left === 1 ? "" : "s"} left`, ...(state.out && state.out[c] ? ["out"] : [])];
+    return [interpolate(ngettext("%(count)s piece left", "%(count)s pieces left", left), { count: left }),
+      ...(state.out && state.out[c] ? [gettext("out")] : [])];
   };
-  if (colours.length === 1) return [`score ${colourScore(state, colours[0], spec)}`, ...one(colours[0])];
+  if (colours.length === 1) return [score(colourScore(state, colours[0], spec)), ...one(colours[0])];
   const total = colours.reduce((sum, c) => sum + colourScore(state, c, spec), 0);
-  return [`score ${total}`, ...colours.map((c) => {
-    const left = state.hands[c].length;
-    return `${spec.colours[c].name} ${colourScore(state, c, spec)} (${left} left${state.out && state.out[c] ? ", out" : ""})`;
+  return [score(total), ...colours.map((c) => {
+    const words = { colour: spec.colours[c].name, score: formatNumber(colourScore(state, c, spec)), left: state.hands[c].length };
+    return interpolate(state.out && state.out[c] ? gettext("%(colour)s %(score)s (%(left)s left, out)")
+      : gettext("%(colour)s %(score)s (%(left)s left)"), words);
   })];
 }

@@ -5,6 +5,7 @@
 
 import { NAMES, normalise, turnCW } from "./blokus-pieces.js";
 import { keep, svg } from "./dom.js";
+import { gettext, interpolate, ngettext } from "./words.js";
 
 const UNIT = 10;
 
@@ -29,18 +30,19 @@ export class Tray {
   constructor(board) {
     this.b = board;
     const b = board;
-    this.hintBtn = button("bk-hints", "Hints", "Hints: light the squares the picked piece can cover (H)", () => b.setHints(!b.hints), { "aria-pressed": "false" });
-    this.rotateBtn = button("bk-rotate", "⟳ Rotate", "Rotate the piece clockwise (R)", () => b.turnPiece("rotate"));
-    this.flipBtn = button("bk-flip", "⇋ Flip", "Flip the piece (F)", () => b.turnPiece("flip"));
-    const arrow = (text, label, dr, dc) => button("bk-move", text, `Move the piece ${label}`, () => b.moveGhost(dr, dc), { "data-dir": label });
-    this.arrows = html("span", { class: "bk-arrows", role: "group", "aria-label": "Move the piece" },
-      arrow("←", "left", 0, -1), arrow("↑", "up", -1, 0), arrow("↓", "down", 1, 0), arrow("→", "right", 0, 1));
-    this.confirmBtn = html("button", { type: "button", class: "btn small bk-confirm", onclick: () => b.place() }, "✓ Confirm");
-    this.cancelBtn = button("bk-cancel", "✕", "Drop the piece (Escape)", () => { b.cancel(); b.say(""); });
-    this.controls = html("div", { class: "bk-controls", role: "toolbar", "aria-label": "Piece controls" },
+    this.hintBtn = button("bk-hints", gettext("Hints"), gettext("Hints: light the squares the picked piece can cover (H)"), () => b.setHints(!b.hints), { "aria-pressed": "false" });
+    this.rotateBtn = button("bk-rotate", `⟳ ${gettext("Rotate")}`, gettext("Rotate the piece clockwise (R)"), () => b.turnPiece("rotate"));
+    this.flipBtn = button("bk-flip", `⇋ ${gettext("Flip")}`, gettext("Flip the piece (F)"), () => b.turnPiece("flip"));
+    const arrow = (text, dir, label, dr, dc) => button("bk-move", text, label, () => b.moveGhost(dr, dc), { "data-dir": dir });
+    this.arrows = html("span", { class: "bk-arrows", role: "group", "aria-label": gettext("Move the piece") },
+      arrow("←", "left", gettext("Move the piece left"), 0, -1), arrow("↑", "up", gettext("Move the piece up"), -1, 0),
+      arrow("↓", "down", gettext("Move the piece down"), 1, 0), arrow("→", "right", gettext("Move the piece right"), 0, 1));
+    this.confirmBtn = html("button", { type: "button", class: "btn small bk-confirm", onclick: () => b.place() }, `✓ ${gettext("Confirm")}`);
+    this.cancelBtn = button("bk-cancel", "✕", gettext("Drop the piece (Escape)"), () => { b.cancel(); b.say(""); });
+    this.controls = html("div", { class: "bk-controls", role: "toolbar", "aria-label": gettext("Piece controls") },
       this.rotateBtn, this.flipBtn, this.arrows, this.confirmBtn, this.cancelBtn, this.hintBtn, b.magnifier.button);
     this.heading = html("p", { class: "bk-tray-head" });
-    this.list = html("div", { class: "bk-pieces", role: "group", "aria-label": "Pieces" });
+    this.list = html("div", { class: "bk-pieces", role: "group", "aria-label": gettext("Pieces") });
     this.el = html("div", { class: "bk-side" }, this.controls, this.heading, this.list);
     this.colour = null;
   }
@@ -67,14 +69,15 @@ export class Tray {
     if (colour === null) return;
     const col = b.spec.colours[colour];
     const hand = new Set(b.state.hands[colour]);
-    const mineText = b.mine.includes(colour) ? "Your" : `${capital(col.name)}'s`;
     const left = hand.size;
+    const words = { colour: capital(col.name), count: left };
     this.heading.replaceChildren(
       html("span", { class: "chip", style: `background:${col.colour};color:${(b.spec.initial_ink || [])[colour] || "#0f172a"}`, "aria-hidden": "true" }, col.initial),
-      html("span", {}, `${mineText}${b.mine.includes(colour) ? ` ${capital(col.name)}` : ""} pieces · ${left} left`),
+      html("span", {}, interpolate(b.mine.includes(colour) ? gettext("Your %(colour)s pieces · %(count)s left")
+        : gettext("%(colour)s's pieces · %(count)s left"), words)),
       ...(b.myTurn ? [] : [html("span", { class: "bk-waiting" }, this.idleText())]));
     this.list.classList.toggle("waiting", !b.myTurn);
-    this.list.setAttribute("aria-label", `${capital(col.name)} pieces`);
+    this.list.setAttribute("aria-label", interpolate(gettext("%(colour)s pieces"), words));
     const pick = b.pick;
     keep(this.list, NAMES.map((name) => {
       const orient = pick && pick.piece === name && b.myTurn ? pick.orient : 0;
@@ -92,9 +95,9 @@ export class Tray {
 
   idleText() {
     const { state, mine } = this.b;
-    if (state.colour === null || state.colour === undefined) return "· game over";
-    if (!mine.length) return "· watching";
-    return mine.includes(state.colour) ? "· loading…" : "· waiting for your turn";
+    if (state.colour === null || state.colour === undefined) return `· ${gettext("game over")}`;
+    if (!mine.length) return `· ${gettext("watching")}`;
+    return `· ${mine.includes(state.colour) ? gettext("loading…") : gettext("waiting for your turn")}`;
   }
 
   pieceButton(name, orient, col, used) {
@@ -109,7 +112,8 @@ export class Tray {
       pic.append(svg("rect", { x: c * UNIT, y: r * UNIT, width: UNIT, height: UNIT, rx: 1.5,
         fill: used ? "none" : col.colour, stroke: used ? "var(--muted)" : col.text, "stroke-width": 1, "stroke-dasharray": used ? "2 2" : null }));
     }
-    const label = used ? `${name}, placed` : `${name}, ${piece.size} square${piece.size === 1 ? "" : "s"}`;
+    const label = used ? interpolate(gettext("%(piece)s, placed"), { piece: name })
+      : interpolate(ngettext("%(piece)s, %(count)s square", "%(piece)s, %(count)s squares", piece.size), { piece: name, count: piece.size });
     return html("button", { type: "button", class: `bk-piece${used ? " used" : ""}`, "data-piece": name, "aria-label": label, title: label,
       onclick: () => { b.pickPiece(name); if (b.pick && !b.touch) b.el.focus({ preventScroll: true }); } },
       pic, html("span", { class: "bk-piece-name", "aria-hidden": "true" }, name), html("span", { class: "bk-fit", "aria-hidden": "true" }, "●"));
@@ -123,8 +127,10 @@ export class Tray {
       const fits = show && !node.classList.contains("used") && b.byPiece.has(node.dataset.piece);
       node.classList.toggle("fits", Boolean(fits));
       node.classList.toggle("nofit", Boolean(show && !fits && !node.classList.contains("used")));
-      const base = node.getAttribute("aria-label").replace(/, (fits|does not fit)$/, "");
-      node.setAttribute("aria-label", show && !node.classList.contains("used") ? `${base}, ${fits ? "fits" : "does not fit"}` : base);
+      const base = node.dataset.label || node.getAttribute("aria-label");
+      node.dataset.label = base;
+      node.setAttribute("aria-label", show && !node.classList.contains("used")
+        ? interpolate(fits ? gettext("%(piece)s, fits") : gettext("%(piece)s, does not fit"), { piece: base }) : base);
     }
   }
 
@@ -135,7 +141,7 @@ export class Tray {
     for (const btn of [this.rotateBtn, this.flipBtn, this.cancelBtn, ...this.arrows.children]) btn.disabled = none;
     this.confirmBtn.disabled = none;
     this.confirmBtn.classList.toggle("bad", ok === false);
-    this.confirmBtn.setAttribute("aria-label", ok === false ? "Confirm: this placement is not allowed (shows why)" : "Confirm: place the piece here (Enter)");
+    this.confirmBtn.setAttribute("aria-label", ok === false ? gettext("Confirm: this placement is not allowed (shows why)") : gettext("Confirm: place the piece here (Enter)"));
     this.hintBtn.setAttribute("aria-pressed", b.hints ? "true" : "false");
     this.hintBtn.classList.toggle("on", b.hints);
   }

@@ -17,6 +17,8 @@ import { edgeLabels, isTouch, keep, svg } from "./dom.js";
 import { cellsInWords } from "./cells.js";
 import { drawHints, drawSuggestion } from "./blokus-hints.js";
 import { Magnifier } from "./zoom.js";
+import { formatList, formatNumber } from "../i18n.js";
+import { gettext, interpolate, ngettext, plainLabel } from "./words.js";
 
 export { describe, formatAction, notationHelp, notationPlaceholder, parseNotation, seatNotes } from "./blokus-pieces.js";
 
@@ -72,13 +74,13 @@ class BlokusBoard {
 
     const { cell, margin } = this.L;
     const size = this.n * cell + 2 * margin;
-    const help = !interactive ? "" : this.touch ? "Pick a piece below, then tap the board; Rotate, Flip and the arrows adjust it, Confirm places it."
-      : "Pick a piece below, then point at the board. Arrow keys move the piece, R rotates, F flips, H shows hints, Enter places, Escape drops it.";
+    const help = !interactive ? "" : this.touch ? gettext("Pick a piece below, then tap the board; Rotate, Flip and the arrows adjust it, Confirm places it.")
+      : gettext("Pick a piece below, then point at the board. Arrow keys move the piece, R rotates, F flips, H shows hints, Enter places, Escape drops it.");
     this.el = svg("svg", {
       viewBox: `0 0 ${size} ${size}`, class: "board blokus", role: interactive ? "application" : "img",
-      "aria-label": [label || `${spec.title} board`, help].filter(Boolean).join(". "),
+      "aria-label": [plainLabel(label, spec), help].filter(Boolean).join(". "),
       "data-kind": spec.kind, "data-rotation": this.k, tabindex: interactive ? "0" : null,
-      "aria-roledescription": interactive ? "Blokus board" : null,
+      "aria-roledescription": interactive ? gettext("Blokus board") : null,
     });
     this.el.append(svg("rect", { width: size, height: size, rx: 12, fill: "var(--board-bg)" }),
       svg("rect", { x: margin, y: margin, width: this.n * cell, height: this.n * cell, fill: this.L.grid }));
@@ -91,7 +93,7 @@ class BlokusBoard {
     this.el.append(this.layers.suggest);
     this.drawStatic();
 
-    this.scores = html("ul", { class: "bk-scores", "aria-label": "Scores" });
+    this.scores = html("ul", { class: "bk-scores", "aria-label": gettext("Scores") });
     this.scoreItems = spec.colours.map((c, i) => {
       const item = html("li", { "data-colour": i },
         html("span", { class: "chip", style: `background:${c.colour};color:${(spec.initial_ink || [])[i] || "#0f172a"}`, "aria-hidden": "true" }, c.initial),
@@ -150,12 +152,22 @@ class BlokusBoard {
     this.drawPosition(state, last);
     this.drawScores(state);
     const mover = state.colour !== null && state.colour !== undefined ? this.colourOf(state.colour) : null;
-    this.turnHint = this.myTurn && mover
-      ? `Your turn: place a ${capital(mover.name)} piece${this.mine.length > 1 ? ` (you play ${this.mine.map((c) => capital(this.colourOf(c).name)).join(" and ")})` : ""}${this.touch ? "; pick one below." : ". Pick one below; R rotates, F flips."}`
-      : "";
+    this.turnHint = this.myTurn && mover ? this.turnWords(mover) : "";
     if (this.tray) this.tray.render();
     this.drawHints();
     this.drawGhost();
+  }
+
+  // "Your turn: place a Red piece (you play Blue and Red). Pick one below; R rotates, F flips."
+  turnWords(mover) {
+    const words = { colour: capital(mover.name), colours: formatList(this.mine.map((c) => capital(this.colourOf(c).name))) };
+    const several = this.mine.length > 1;
+    if (this.touch) {
+      return interpolate(several ? gettext("Your turn: place a %(colour)s piece (you play %(colours)s); pick one below.")
+        : gettext("Your turn: place a %(colour)s piece; pick one below."), words);
+    }
+    return interpolate(several ? gettext("Your turn: place a %(colour)s piece (you play %(colours)s). Pick one below; R rotates, F flips.")
+      : gettext("Your turn: place a %(colour)s piece. Pick one below; R rotates, F flips."), words);
   }
 
   indexLegal(legal) {
@@ -211,7 +223,7 @@ class BlokusBoard {
         const col = this.colourOf(i);
         const [x, y] = this.xy(this.cellToDisplay(p));
         const g = svg("g", { class: "start", "data-colour": i, "data-row": p[0], "data-col": p[1] });
-        g.append(svg("title", {}, `${capital(col.name)} starts on ${cellName(p)}`),
+        g.append(svg("title", {}, interpolate(gettext("%(colour)s starts on %(cell)s"), { colour: capital(col.name), cell: cellName(p) })),
           svg("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell / 2 - 4, fill: col.colour, "fill-opacity": 0.22, stroke: col.text, "stroke-width": 2, "stroke-dasharray": "4 3" }),
           svg("text", { x: x + cell / 2, y: y + cell / 2 + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: col.text }, col.initial));
         return g;
@@ -254,10 +266,15 @@ class BlokusBoard {
       item.classList.toggle("to-move", toMove);
       item.classList.toggle("out", Boolean(out || gone));
       if (toMove) item.setAttribute("aria-current", "true"); else item.removeAttribute("aria-current");
-      item.querySelector(".bk-score").textContent = String(colourScore(state, i, this.spec));
-      item.querySelector(".bk-left").textContent = `${left} left`;
-      item.querySelector(".bk-flag").textContent = gone ? "left" : out ? "out" : toMove ? "to move" : left === 0 ? "all placed" : "";
-      item.setAttribute("aria-label", `${capital(c.name)}${this.mine.includes(i) ? " (you)" : ""}: score ${colourScore(state, i, this.spec)}, ${left} pieces left${out ? ", out" : ""}${gone ? ", left the game" : ""}${toMove ? ", to move" : ""}`);
+      const score = formatNumber(colourScore(state, i, this.spec));
+      item.querySelector(".bk-score").textContent = score;
+      item.querySelector(".bk-left").textContent = interpolate(gettext("%(count)s left"), { count: left });
+      item.querySelector(".bk-flag").textContent = gone ? gettext("left") : out ? gettext("out") : toMove ? gettext("to move")
+        : left === 0 ? gettext("all placed") : "";
+      const about = [interpolate(ngettext("score %(score)s, %(count)s piece left", "score %(score)s, %(count)s pieces left", left), { score, count: left }),
+        out ? gettext("out") : "", gone ? gettext("left the game") : "", toMove ? gettext("to move") : ""].filter(Boolean);
+      const name = this.mine.includes(i) ? interpolate(gettext("%(colour)s (you)"), { colour: capital(c.name) }) : capital(c.name);
+      item.setAttribute("aria-label", `${name}: ${about.join(", ")}`);
     });
   }
 
@@ -344,7 +361,8 @@ class BlokusBoard {
     this.hints = on;
     this.drawHints();
     if (this.tray) this.tray.syncControls(this.status(this.ghostAction()));
-    this.say(on ? "Hints on: squares the picked piece can cover are lit (darker: as it is turned now); pieces that still fit are marked in the tray." : "Hints off.");
+    this.say(on ? gettext("Hints on: squares the picked piece can cover are lit (darker: as it is turned now); pieces that still fit are marked in the tray.")
+      : gettext("Hints off."));
   }
 
   // -- actions -------------------------------------------------------------------------------
@@ -366,14 +384,17 @@ class BlokusBoard {
       this.at = this.state.board[start[0]][start[1]] === null ? [...start] : [Math.floor(this.n / 2), Math.floor(this.n / 2)];
     }
     this.refresh();
-    this.say(`${piece} picked${fits.length ? "" : " (it fits nowhere now)"}: ${this.touch
-      ? "tap a square for it; Rotate and Flip turn it, Confirm places it." : "point at the board; R rotates, F flips, a click or Enter places it."}`);
+    this.say(interpolate(fits.length
+      ? (this.touch ? gettext("%(piece)s picked: tap a square for it; Rotate and Flip turn it, Confirm places it.")
+        : gettext("%(piece)s picked: point at the board; R rotates, F flips, a click or Enter places it."))
+      : (this.touch ? gettext("%(piece)s picked (it fits nowhere now): tap a square for it; Rotate and Flip turn it, Confirm places it.")
+        : gettext("%(piece)s picked (it fits nowhere now): point at the board; R rotates, F flips, a click or Enter places it.")), { piece }));
   }
 
   refresh() { if (this.tray) this.tray.render(); this.drawHints(); this.drawGhost(); }
 
   turnPiece(how) {
-    if (!this.pick) { this.say("Pick a piece first.", "warn"); return; }
+    if (!this.pick) { this.say(gettext("Pick a piece first."), "warn"); return; }
     const shape = this.shape();
     // as seen on the screen: a clockwise turn is the same in both frames; a flip mirrors
     // the screen's columns
@@ -396,25 +417,28 @@ class BlokusBoard {
     const { action, ok } = this.verdict();
     if (!action) return;
     this.spoken = `${cellsKey(action.cells)}|${ok}`;
-    this.say(`${formatAction(action)}${ok === false ? ": does not fit here" : ok ? ": fits, place it" : ""}`);
+    const move = formatAction(action);
+    this.say(ok === false ? interpolate(gettext("%(move)s: does not fit here"), { move })
+      : ok ? interpolate(gettext("%(move)s: fits, place it"), { move }) : move);
   }
 
   async place() {
     const action = this.ghostAction();
-    if (!action) { this.say(this.myTurn ? "Pick a piece first." : this.waitText(), "warn"); return; }
+    if (!action) { this.say(this.myTurn ? gettext("Pick a piece first.") : this.waitText(), "warn"); return; }
     if (!this.myTurn) { this.say(this.waitText(), "warn"); return; }
     const ok = this.status(action);
     if (ok) { this.emit("action", action); return; }
     const answer = this.check ? await this.check(action) : { ok: ok !== false, reason: null };
     if (this.ghostAction() === null || cellsKey(this.ghostAction().cells) !== cellsKey(action.cells)) return;
     if (answer && answer.ok) { this.emit("action", action); return; }
-    this.say(`You can't place ${formatAction(action)}: ${(answer && answer.reason) ? cellsInWords(answer.reason) : "not a legal placement"}.`, "error");
+    this.say(interpolate(gettext("You can't place %(move)s: %(reason)s."), { move: formatAction(action),
+      reason: (answer && answer.reason) ? cellsInWords(answer.reason) : gettext("not a legal placement") }), "error");
   }
 
   waitText() {
-    if (!this.state || this.state.colour === null || this.state.colour === undefined) return "The game is over.";
-    if (this.seat === null) return "You are watching this game.";
-    return `Not your turn: ${capital(this.colourOf(this.state.colour).name)} is to move.`;
+    if (!this.state || this.state.colour === null || this.state.colour === undefined) return gettext("The game is over.");
+    if (this.seat === null) return gettext("You are watching this game.");
+    return interpolate(gettext("Not your turn: %(colour)s is to move."), { colour: capital(this.colourOf(this.state.colour).name) });
   }
 
   cancel() {
@@ -456,7 +480,7 @@ class BlokusBoard {
       const cell = this.hit(e);
       if (!cell) return;
       if (!this.myTurn) { this.say(this.waitText(), "warn"); return; }
-      if (!this.pick) { this.say("Pick a piece from your tray first.", "warn"); return; }
+      if (!this.pick) { this.say(gettext("Pick a piece from your tray first."), "warn"); return; }
       if (pointerType === "touch") {
         // a tap puts the ghost there; on squares too small for a finger it also magnifies
         if (this.magnifier.wanted()) this.magnifier.zoomAt(e.clientX, e.clientY);

@@ -6,6 +6,8 @@
 // played move) shows all of it again; the board module puts that button among its tools. Pointer mapping goes through getScreenCTM, so every
 // board's hit test reads the magnified view unchanged.
 
+import { gettext } from "../i18n.js";
+
 export const MIN_PX = 40;
 const TARGET_PX = 48;
 
@@ -17,7 +19,7 @@ export class Magnifier {
     this.cell = cell;
     this.zoomed = false;
     this.button = document.createElement("button");
-    Object.assign(this.button, { type: "button", className: "btn small zoom-out", textContent: "Whole board", hidden: true });
+    Object.assign(this.button, { type: "button", className: "btn small zoom-out", textContent: gettext("Whole board"), hidden: true });
     this.button.addEventListener("click", () => this.reset());
     // the board's page puts the button among its tools (beside the board, never over it)
   }
