@@ -30,9 +30,10 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from accounts.models import User
-from games import bots, engine, services
+from games import bots, engine, round_store, services
 from games.errors import GameError
 from games.models import Game, Seat, Status
+from games.round import Round
 
 log = logging.getLogger(__name__)
 
@@ -69,18 +70,19 @@ def due(limit: int = MAX_GAMES_PER_TICK) -> list[Turn]:
     return turns[:limit]
 
 
-def _clock_left_s(game: Game, seat: int, now: datetime) -> float | None:
+def _clock_left_s(round_: Round, seat: int, now: datetime) -> float | None:
     """Seconds left on `seat`'s running clock, or None in an untimed game."""
-    if game.clock is None or game.turn_started_at is None:
+    clock = round_.clock
+    if clock is None:
         return None
-    spent = (now - game.turn_started_at).total_seconds()
-    return game.clock["remaining_ms"][seat] / 1000 - spent
+    spent = (now - clock.turn_started_at).total_seconds()
+    return clock.remaining_ms[seat] / 1000 - spent
 
 
-def budget_for(turn: Turn, game: Game, share_s: float, now: datetime) -> float:
+def budget_for(turn: Turn, round_: Round, share_s: float, now: datetime) -> float:
     """How long this move may think: the level's budget, the tick's share, the clock's."""
     budget = min(HARD_BUDGET_S, max(MIN_HARD_BUDGET_S, share_s))
-    left = _clock_left_s(game, turn.seat, now)
+    left = _clock_left_s(round_, turn.seat, now)
     if left is not None:
         budget = min(budget, max(0.01, left / CLOCK_SHARE))
     return budget
@@ -101,15 +103,20 @@ def play(turn: Turn, *, share_s: float = HARD_BUDGET_S) -> bool:
     game that moved on meanwhile (stale ply, not the bot's turn, over) is no error: the
     move is simply not written.
     """
-    game = Game.objects.filter(pk=turn.game_id).only(
-        "kind", "ply", "state", "status", "clock", "turn_started_at").first()
-    if game is None or game.ply != turn.ply or game.status != Status.ACTIVE:
+    try:
+        # This worker's snapshot when it wrote the game's last move (a bot answering a
+        # bot), else the row; the move is written from the same snapshot.
+        loaded = round_store.load(turn.game_id, ply=turn.ply)
+    except GameError:
         return False
-    rules = engine.get(game.kind)
-    state = rules.state_from_json(game.state)
-    if state.turn != turn.seat:
+    assert loaded is not None
+    round_ = loaded.round
+    if (round_.ply != turn.ply or round_.status != Status.ACTIVE
+            or round_.state.turn != turn.seat):
         return False
-    budget_s = budget_for(turn, game, share_s, timezone.now())
+    rules = engine.get(round_.kind)
+    state = round_.state
+    budget_s = budget_for(turn, round_, share_s, timezone.now())
     if not _claim(turn, budget_s):
         return False  # another worker is thinking about this very turn
     action = bots.choose(rules, state, turn.level, seed=turn.game_id, budget_s=budget_s)

@@ -41,7 +41,7 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(default=0)
     state = models.JSONField()
     result = models.JSONField(null=True, blank=True)
-    # Server clock (games/ranked/clocks.py): {"remaining_ms": [...], "moved": [...]} as of
+    # Server clock (games/round/clock.py): {"remaining_ms": [...], "moved": [...]} as of
     # `turn_started_at`; `deadline` is when the seat to move flags (null: none running).
     clock = models.JSONField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)

@@ -1,45 +1,55 @@
-"""Per-process snapshots of active games, keyed by (game, ply), for the move's hot path.
+"""Per-process snapshots of running games, for the write path's hot case.
 
-A move needs the engine `State` at the game's current ply. Rebuilding it from the stored
-JSON (`state_from_json`) on every move is the engine's costliest step, and the process
-that wrote the previous move already holds that state. So after each commit the writer
-keeps a `Snapshot`: the game row as committed, its seats and the engine state.
+A write needs the game's `Round` (its engine state above all). Rebuilding it from the
+stored JSON (`state_from_json`) is the engine's costliest step, and the process that
+wrote the game's last move already holds it. So after each commit the writer keeps a
+`Snapshot`: the game row as committed, its seats, the round and the state's JSON text.
+A row read outside any transaction is committed data too, and is kept the same way.
 
-The database stays the truth. A snapshot is used only when the ply of the locked row
-equals the snapshot's (events are append-only and unique per (game, ply), so the state at
-a ply never changes), or, on the one-statement path of `services`, when that statement's
-WHERE finds the row still at the snapshot's ply and clock. Another process writing the
-same game therefore only causes misses here, which fall back to the JSON. Snapshots are
-put only after commit, so a rolled-back write never leaves one behind.
+The database stays the truth: a snapshot is only a guess at the row. The write path
+(games/round_store.py) commits a progress computed from one only if its guarded
+statement finds the row still as the snapshot says (ply, status, clock, creation time,
+position), and re-decides any refusal from the row. So a stale snapshot (another process
+wrote the game, the clock worker gave time back) costs a miss, never a wrong write.
 
-Bounded (oldest entry first out) and safe across the worker threads of a process: a
-snapshot is never mutated once stored, and the map is changed under a lock.
+This module alone decides what is kept and what is forgotten: `committed` after a write
+(kept while the game runs, forgotten once it ended), `stale` after a lost race. Bounded
+(oldest entry first out) and safe across the threads of a process: a snapshot is never
+mutated once stored, and the map is changed under a lock.
 """
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from django.db import connection, transaction
 
 if TYPE_CHECKING:
-    from games import engine
     from games.models import Game, Seat
+    from games.round import Round
 
 MAX_GAMES = 10_000
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game as this process committed it: never mutated (copy before changing)."""
+    """A game as this process committed (or read) it: never mutated."""
 
     game: Game
     seats: list[Seat]
-    state: engine.GameState
+    round: Round
+    state_text: str  # the stored state's JSON text, for the write's guard
 
     @property
     def ply(self) -> int:
         return int(self.game.ply)
+
+    @property
+    def state(self) -> Any:
+        return self.round.state
 
 
 _snapshots: dict[int, Snapshot] = {}
@@ -54,8 +64,40 @@ def get(game_id: int, ply: int | None = None) -> Snapshot | None:
     return found
 
 
+def seats(game: Game) -> list[Seat] | None:
+    """The seats kept for this very game (same id and creation time), once started:
+    a started game's seats never change, so a row read at another ply reuses them."""
+    found = _snapshots.get(game.pk)
+    if (found is None or game.status == "waiting"
+            or found.game.created_at != game.created_at):
+        return None
+    return found.seats
+
+
+def committed(snapshot: Snapshot) -> None:
+    """After the commit of the write that left the game as `snapshot` says: keep it
+    while the game runs, forget the game once it ended (a rolled-back write does
+    neither)."""
+    if snapshot.round.status == "active":
+        transaction.on_commit(partial(put, snapshot))
+    else:
+        transaction.on_commit(partial(drop, snapshot.game.pk))
+
+
+def loaded(snapshot: Snapshot) -> None:
+    """A running game just read from the database: keep it, unless the read was inside
+    a transaction (whose own writes may still roll back)."""
+    if snapshot.round.status == "active" and not connection.in_atomic_block:
+        put(snapshot)
+
+
+def stale(game_id: int) -> None:
+    """The row moved on without this process (a write's guard failed): forget it."""
+    drop(game_id)
+
+
 def put(snapshot: Snapshot) -> None:
-    """Keep `snapshot` (after its commit); an older one of the same game is replaced."""
+    """Keep `snapshot`; an older one of the same game is replaced, a newer one stays."""
     game_id = snapshot.game.pk
     with _lock:
         current = _snapshots.pop(game_id, None)

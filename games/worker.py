@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
+from games import computer
+from games.ranked import clocks, matchmaking
+
 log = logging.getLogger(__name__)
 
 
@@ -48,32 +51,24 @@ def clear_expired_sessions() -> int:
 @register("clocks", interval=1)
 def clocks_tick() -> int:
     """Forgive downtime, flag seats out of time, abort games whose first moves never came."""
-    from games.ranked import clocks
-
     return clocks.tick()
 
 
 @register("matchmaking", interval=2)
 def matchmaking_tick() -> int:
     """Expire abandoned queue entries and form matches as rating spreads widen."""
-    from games.ranked import matchmaking
-
     return matchmaking.tick()
 
 
 @register("bots", interval=0.25)
 def bots_tick() -> int:
     """Play the computer's seats whose turn it is (bounded per tick: games/computer.py)."""
-    from games import computer
-
     return computer.tick()
 
 
 @register("abandoned", interval=60)
 def abandoned_tick() -> int:
     """End computer games whose people left them (games/computer.py, abort_abandoned)."""
-    from games import computer
-
     return computer.abort_abandoned()
 
 

@@ -1,6 +1,6 @@
 """Rating writes: apply a ranked game's result, and annul a game's effect.
 
-Both run inside the caller's transaction; `apply_result` is called by services._append
+Both run inside the caller's transaction; `apply_result` is called by round_store.commit
 in the very transaction that finishes the game, so a result and its rating changes
 commit together or not at all. Rating rows are locked in user-id order (no deadlocks
 between two games finishing with overlapping players).

@@ -4,15 +4,18 @@ process in tests/faults/test_bot_worker.py), bot ratings, and the human leaderbo
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.utils import timezone
 
 from accounts.bots import bot_account, label
 from accounts.models import User
 from games import computer, engine, selectors, services
+from games import round as game_round
 from games.errors import AlreadyStarted, HumansOnly, InvalidRequest, NotABot, NotAPlayer
 from games.models import Event, Game, Rating, RatingChange, Seat
 from games.ranked import leaderboard, matchmaking, ratings
@@ -197,14 +200,12 @@ def test_a_turn_claimed_by_another_worker_is_left_to_it(alice: User) -> None:
 
 def test_hard_budget_respects_the_clock_and_the_tick() -> None:
     turn = computer.Turn(game_id=1, ply=3, seat=1, user_id=1, level="hard")
-    untimed = Game(clock=None)
-    assert computer.budget_for(turn, untimed, 10.0, now=None) == computer.HARD_BUDGET_S
-    assert computer.budget_for(turn, untimed, 0.0, now=None) == computer.MIN_HARD_BUDGET_S
-    from django.utils import timezone
-
     now = timezone.now()
-    timed = Game(clock={"remaining_ms": [60_000, 4_000], "moved": [True, True]},
-                 turn_started_at=now)
+    untimed = game_round.start("quoridor", None, now)
+    assert computer.budget_for(turn, untimed, 10.0, now) == computer.HARD_BUDGET_S
+    assert computer.budget_for(turn, untimed, 0.0, now) == computer.MIN_HARD_BUDGET_S
+    timed = replace(game_round.start("quoridor", {"initial": 60, "increment": 0}, now),
+                    clock=game_round.Clock((60_000, 4_000), (True, True), 0, now))
     assert computer.budget_for(turn, timed, 10.0, now) == pytest.approx(4.0 / computer.CLOCK_SHARE)
 
 

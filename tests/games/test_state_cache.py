@@ -1,9 +1,10 @@
-"""The per-process game snapshots (games/state_cache.py) and the one-statement move:
-a snapshot is used only while the database agrees with it, and a move made from one
-writes exactly what the locked path writes."""
+"""The per-process game snapshots (games/state_cache.py) on the one write path: a
+snapshot is used only while the database agrees with it, a move made from one writes
+exactly what a move read from the row writes, in one round trip."""
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
@@ -13,9 +14,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import engine, services, state_cache
+from games import engine, round_store, services, state_cache
 from games.errors import GameOver, NotYourTurn, StalePly
-from games.models import Event, Game, Seat
+from games.models import Event, Game
 from games.projection import check
 from tests.games.helpers import started_game
 
@@ -40,17 +41,18 @@ def _move(game: Game, users: list[Any], action: dict[str, Any], ply: int | None 
 
 
 def _one_statement_moves(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Game ids of the moves that the one-statement path wrote."""
+    """Game ids of the writes committed from a snapshot (no read of the row at all)."""
     written: list[int] = []
-    real = services._act_on_snapshot
+    real = round_store.commit
 
-    def spy(game_id: int, *args: Any) -> services.Submitted | None:
-        done = real(game_id, *args)
-        if done is not None:
-            written.append(game_id)
+    def spy(loaded: round_store.Loaded, *args: Any, **kwargs: Any
+            ) -> round_store.Written | None:
+        done = real(loaded, *args, **kwargs)
+        if done is not None and loaded.cached:
+            written.append(loaded.game.pk)
         return done
 
-    monkeypatch.setattr(services, "_act_on_snapshot", spy)
+    monkeypatch.setattr(round_store, "commit", spy)
     return written
 
 
@@ -64,7 +66,7 @@ def test_a_committed_move_leaves_the_state_it_reached(players):
     assert state_cache.get(game.pk, 0) is None
 
 
-def test_moves_from_the_snapshot_write_what_the_locked_path_writes(players, monkeypatch,
+def test_moves_from_the_snapshot_write_what_moves_from_the_row_write(players, monkeypatch,
                                                                     published):
     one_statement = _one_statement_moves(monkeypatch)
     cached = started_game(players)
@@ -113,7 +115,7 @@ def test_a_stale_snapshot_is_never_used_after_another_process_wrote(players, mon
     game.refresh_from_db()
     assert game.ply == 3
     assert check(game) is None
-    assert one_statement == []  # both went through the locked row
+    assert one_statement == []  # both were decided from the row
 
 
 def test_a_snapshot_whose_clock_moved_since_is_not_written_over(players, monkeypatch):
@@ -139,8 +141,8 @@ def test_a_reused_game_id_never_takes_the_old_games_snapshot(players):
     kept = state_cache.get(game.pk, 1)
     assert kept is not None
     # Same id and ply, another game (a restored database): a different position.
-    other = engine.get("bloqueio").initial()
-    Game.objects.filter(pk=game.pk).update(state=other.to_json(),
+    other = {**engine.get("bloqueio").initial().to_json(), "ply": 1}
+    Game.objects.filter(pk=game.pk).update(state=other,
                                            created_at=kept.game.created_at.replace(year=2001))
     with pytest.raises(NotYourTurn):  # seat 0 to move in the stored state, not seat 1
         services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=1)
@@ -203,12 +205,13 @@ def test_an_aborted_game_refuses_a_move_its_snapshot_would_allow(players):
 def test_a_repaired_position_at_the_same_ply_is_never_played_over(players, monkeypatch):
     """Same id, ply and creation time, another stored position (a projection repaired
     while the site runs, or a restore that played on elsewhere): the move is checked
-    against the stored row, on both paths, never against the snapshot."""
+    against the stored row, never against the snapshot."""
     one_statement = _one_statement_moves(monkeypatch)
     game = started_game(players)
     _move(game, players, OPENING[0])
     assert state_cache.get(game.pk, 1) is not None
     # The row at ply 1 now holds another position, with seat 0 to move.
+    game.refresh_from_db()
     Game.objects.filter(pk=game.pk).update(state={**game.state, "turn": 0})
     one_statement.clear()
     with pytest.raises(NotYourTurn):  # seat 1 moves in the snapshot, seat 0 in the row
@@ -246,24 +249,53 @@ def test_a_timed_game_from_snapshots_keeps_the_clocks_the_locked_path_keeps(
     assert check(cached) is None
 
 
-def test_a_game_that_starts_never_inherits_seats_cached_under_its_id(players):
-    """An id reused after a restore: seats cached for an old game under that id must not
-    decide who moves in the new one, even when it starts without ever being locked
-    while waiting (a game against the computer is full the moment it is created)."""
-    other = started_game(list(reversed(players)))
-    stale = list(Seat.objects.filter(game=other).order_by("seat"))
-    last = Game.objects.order_by("-pk").values_list("pk", flat=True)[0]
-    reused = range(last + 1, last + 20)
-    for gid in reused:  # as if old games had held the next ids
-        services._ACTIVE_SEATS[gid] = stale
-    try:
-        game = services.create_game(user=players[0], kind="bloqueio",
-                                    bots=["easy", "easy", "easy"])
-        assert game.pk in reused and game.status == "active"
-        state_cache.clear()  # the locked path: the one that reads the seats cache
-        done = services.submit_action(game_id=game.pk, user=players[0], action=OPENING[0],
-                                      ply=0)
-        assert done.event.seat == 0
-    finally:
-        for gid in reused:
-            services._ACTIVE_SEATS.pop(gid, None)
+def test_a_game_never_takes_seats_kept_for_an_old_game_under_its_id(players):
+    """An id reused after a restore: seats kept for an old game under that id must not
+    decide who moves in the new one when its row is read (another ply)."""
+    others = list(reversed(players))
+    other = started_game(others)  # players[0] holds seat 3 there
+    _move(other, others, OPENING[0])
+    old = state_cache.get(other.pk, 1)
+    assert old is not None
+    game = services.create_game(user=players[0], kind="bloqueio",
+                                bots=["easy", "easy", "easy"])
+    assert game.status == "active"
+    state_cache.clear()
+    renamed = copy.copy(old.game)
+    renamed.pk = renamed.id = game.pk  # the old game's snapshot, under the new id
+    state_cache.put(state_cache.Snapshot(renamed, old.seats, old.round, old.state_text))
+    done = services.submit_action(game_id=game.pk, user=players[0], action=OPENING[0],
+                                  ply=0)
+    assert done.event.seat == 0
+
+
+def test_a_move_from_the_snapshot_is_one_round_trip(players, django_assert_num_queries):
+    game = started_game(players)
+    _move(game, players, OPENING[0])
+    assert state_cache.get(game.pk, 1) is not None
+    with django_assert_num_queries(1):
+        services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=1)
+    game.refresh_from_db()
+    assert game.ply == 2
+    assert check(game) is None
+
+
+def test_a_row_read_outside_a_transaction_is_kept_for_the_next_write(players):
+    game = started_game(players)
+    state_cache.clear()
+    _move(game, players, OPENING[0])  # read from the row, then written
+    assert state_cache.get(game.pk, 1) is not None
+    state_cache.clear()
+    loaded = round_store.load(game.pk)
+    assert loaded is not None and not loaded.cached
+    assert state_cache.get(game.pk, 1) is not None
+
+
+def test_a_finished_game_is_forgotten(players):
+    game = started_game(players)
+    _move(game, players, OPENING[0])
+    for loser in (1, 2, 3):
+        services.resign(game_id=game.pk, user=players[loser])
+    game.refresh_from_db()
+    assert game.status == "finished"
+    assert state_cache.get(game.pk) is None

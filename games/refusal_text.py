@@ -1,0 +1,37 @@
+"""The round's refusals (games/round/refusals.py) as the services' errors, in words.
+
+Each typed refusal maps to the ServiceError class with the same code (games/errors.py);
+the sentence is written here, translatable, from the refusal's parameters.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from games import errors
+from games.round import refusals
+
+
+def service_error(refusal: refusals.Refusal) -> errors.GameError:
+    """The ServiceError a client gets for `refusal` (same code, a sentence for people)."""
+    p = refusal.params
+    if isinstance(refusal, refusals.NotStarted):
+        return errors.NotStarted(_("The game has not started yet."))
+    if isinstance(refusal, refusals.AlreadyOver):
+        return errors.GameOver(_("The game is already %(status)s.") % p)
+    if isinstance(refusal, refusals.GameOver):
+        return errors.GameOver(_("The game is %(status)s.") % p)
+    if isinstance(refusal, refusals.StalePly):
+        return errors.StalePly(_("The game is at ply %(ply)s, not %(sent)s.") % p)
+    if isinstance(refusal, refusals.NotYourTurn):
+        return errors.NotYourTurn(_("It is seat %(seat)s's turn.") % p)
+    if isinstance(refusal, refusals.PassNotSent):
+        return errors.IllegalActionError(_("a pass is recorded by the server, never sent"))
+    if isinstance(refusal, refusals.IllegalAction):
+        return errors.IllegalActionError(str(p["reason"]))  # the engine's own words
+    if isinstance(refusal, refusals.AlreadyLeft):
+        return errors.AlreadyLeft(_("Seat %(seat)s has already left the game.") % p)
+    if isinstance(refusal, refusals.FlagFell):
+        return errors.FlagFell(
+            _("Seat %(seat)s ran out of time; the game is now at ply %(ply)s.") % p)
+    raise TypeError(f"no words for {refusal!r}")  # a new refusal needs its sentence here

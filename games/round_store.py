@@ -1,0 +1,294 @@
+"""Rounds in and out of the database: load, then write a progress in ONE guarded commit.
+
+`load` takes a running game's round from this process's snapshot (games/state_cache.py)
+or from its row. `commit` writes what `play` made of it: on PostgreSQL one statement
+(one round trip) updates the row only if it is still exactly what the round was computed
+from, and appends the events only if that update matched; a game's last progress adds
+its ratings in the same transaction. The events are announced after commit. A guard
+that fails means another writer came first: nothing was written, the caller reloads.
+The event log's unique (game, ply) and append-only trigger hold whatever happens.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils.translation import gettext as _
+
+from bloqueio_site import jsontext
+from games import engine, state_cache
+from games.announce import announce_on_commit
+from games.engine import LEAVE_REASONS
+from games.errors import GameNotFound
+from games.models import Event, Game, LiveRankedSeat, Seat
+from games.ranked import ratings
+from games.round import Clock, Progress, Round, RoundEvent, SeatStatus, Status, waiting
+from games.round import start as start_round
+from games.round.model import LEFT_BY
+from games.selectors import seats_with_ratings
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game as read for a write: its row, seats and round, and the stored state's
+    JSON text (the guard compares it). `cached`: from this process's snapshot, which
+    the database has not confirmed (a refusal is decided again from the row)."""
+
+    game: Game
+    seats: list[Seat]
+    round: Round
+    state_text: str
+    cached: bool = False
+
+
+@dataclass(frozen=True)
+class Written:
+    """A committed progress: the row after it and the game's JSON as announced (None
+    when nothing was announced: only time given back)."""
+
+    game: Game
+    seats: list[Seat]
+    payload: dict[str, Any] | None
+
+
+# -- reading ------------------------------------------------------------------------------
+
+# Fixed SQL: the ORM's per-call query compilation cost more CPU than the database's work.
+_SELECT_SQL = f"SELECT * FROM {Game._meta.db_table} WHERE id = %s"
+
+
+def lock_row(game_id: int, *, skip_locked: bool = False) -> tuple[Game, list[Seat]] | None:
+    """The game row, locked until commit, with its seats; None if there is no such game
+    (or, with `skip_locked`, if another transaction holds it)."""
+    found = _row(game_id, lock=True, skip_locked=skip_locked)
+    return None if found is None else (found, seats_of(found))
+
+
+def _row(game_id: int, *, lock: bool, skip_locked: bool) -> Game | None:
+    sql = _SELECT_SQL
+    if lock and connection.features.has_select_for_update:
+        sql += " FOR UPDATE SKIP LOCKED" if skip_locked else " FOR UPDATE"
+    found = list(Game.objects.raw(sql, [game_id]))
+    return found[0] if found else None
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """The seats with their users and those users' rating for this kind (seat JSON)."""
+    return list(seats_with_ratings().filter(game=game))
+
+
+def load(game_id: int, *, ply: int | None = None, lock: bool = False,
+         skip_locked: bool = False) -> Loaded | None:
+    """The game as it stands: this process's snapshot (at `ply`, if given) unless
+    `lock`, else the row (locked until commit with `lock`). Raises GameNotFound; returns
+    None only with `skip_locked`, when another transaction holds the row."""
+    if not lock:
+        kept = state_cache.get(game_id, ply)
+        if kept is not None:
+            return Loaded(kept.game, kept.seats, kept.round, kept.state_text, cached=True)
+    game = _row(game_id, lock=lock, skip_locked=skip_locked)
+    if game is None:
+        if skip_locked:
+            return None
+        raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+    seats = state_cache.seats(game)
+    if seats is None:
+        seats = seats_of(game)
+    loaded = Loaded(game, seats, round_of(game), jsontext.dumps(game.state))
+    state_cache.loaded(state_cache.Snapshot(game, seats, loaded.round, loaded.state_text))
+    return loaded
+
+
+def held(game: Game, seats: list[Seat]) -> Loaded:
+    """A row the caller read under its lock (seating), ready for a write."""
+    return Loaded(game, seats, round_of(game), jsontext.dumps(game.state))
+
+
+def round_of(game: Game) -> Round:
+    """The round a game row holds (its events' projection, as written by `commit`)."""
+    rules = engine.get(game.kind)
+    status = Status(game.status)
+    if status is Status.WAITING:
+        return waiting(game.kind)
+    state = rules.state_from_json(game.state)
+    clock = None
+    if game.clock is not None and game.turn_started_at is not None:
+        clock = Clock(tuple(game.clock["remaining_ms"]), tuple(game.clock["moved"]),
+                      game.time_control["increment"] * 1000, game.turn_started_at)
+    result = None
+    if game.result is not None:
+        stored = game.result
+        scores = stored.get("scores")
+        result = engine.Result(stored["winner"], tuple(stored["ranking"]), stored["reason"],
+                               None if scores is None else tuple(scores))
+    return Round(game.kind, state, status, _seat_statuses(game, state), clock, result,
+                 game.started_at, game.finished_at)
+
+
+def _seat_statuses(game: Game, state: Any) -> tuple[SeatStatus, ...]:
+    """Who is still playing, and how the others left (their leaving events say)."""
+    if all(state.in_game):
+        return (SeatStatus.PLAYING,) * len(state.in_game)
+    left = {seat: LEFT_BY[action["type"]] for seat, action in Event.objects.filter(
+        game_id=game.pk, action__type__in=LEAVE_REASONS).values_list("seat", "action")}
+    return tuple(SeatStatus.PLAYING if playing else left.get(seat, SeatStatus.RESIGNED)
+                 for seat, playing in enumerate(state.in_game))
+
+
+# -- writing ------------------------------------------------------------------------------
+
+_SET = ("ply = %s, state = %s{json}, status = %s, result = %s{json}, clock = %s{json}, "
+        "turn_started_at = %s, deadline = %s, started_at = %s, finished_at = %s")
+_GUARD = ("id = %s AND ply = %s AND status = %s AND created_at = %s "
+          "AND turn_started_at IS NOT DISTINCT FROM %s AND deadline IS NOT DISTINCT FROM %s")
+_EVENT_COLUMNS = "(game_id, ply, seat, action, at)"
+# PostgreSQL: the update and the insert in ONE statement. The events are inserted only
+# if the update matched: the row still exactly the one the round was computed from (same
+# ply and status; same turn start and deadline, which the clock moves without a ply;
+# same creation time, as ids can be reused after a restore; same position, which
+# `rebuild_games` may repair). Under READ COMMITTED a concurrent writer's UPDATE waits
+# for the row and re-checks the WHERE on the committed row, so two writers of one ply
+# cannot both match.
+_PG_UPDATE = (f"WITH moved AS (UPDATE {Game._meta.db_table} SET "
+              + _SET.format(json="::jsonb") + f" WHERE {_GUARD} AND state = %s::jsonb")
+_PG_SKIP_LOCKED = (f" AND id = (SELECT id FROM {Game._meta.db_table} WHERE id = %s "
+                   "FOR UPDATE SKIP LOCKED)")
+_PG_INSERT = (f", added AS (INSERT INTO {Event._meta.db_table} {_EVENT_COLUMNS} "
+              "SELECT moved.id, e.ply, e.seat, e.action::jsonb, e.at FROM moved, "
+              "(VALUES {rows}) AS e(ply, seat, action, at))")
+_PG_ROW = "(%s::integer, %s::smallint, %s::text, %s::timestamptz)"
+_PG_COUNT = " SELECT count(*) FROM moved"
+# Elsewhere (SQLite, `make run`'s default): the same guard, then the insert, in one
+# transaction.
+_OTHER_UPDATE = (f"UPDATE {Game._meta.db_table} SET " + _SET.format(json="") + " WHERE "
+                 + _GUARD.replace("IS NOT DISTINCT FROM", "IS") + " AND json(state) = json(%s)")
+_OTHER_INSERT = f"INSERT INTO {Event._meta.db_table} {_EVENT_COLUMNS} VALUES "
+
+
+def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
+           skip_locked: bool = False) -> Written | None:
+    """Write `progress` (computed from `loaded`) if the row is still as loaded; None if
+    it moved on (nothing written; the snapshot is forgotten).
+
+    After commit the change is announced (`change`, or what the progress says:
+    "events", "finished", "aborted"; nothing for time given back alone) and the round
+    kept for this process's next write. `skip_locked` (PostgreSQL): a row another
+    transaction holds counts as moved on, instead of being waited for.
+    """
+    before, after = loaded.round, progress.round_after
+    game = copy.copy(loaded.game)
+    _set_fields(game, after)
+    state_text = jsontext.dumps(game.state)
+    ended = after.status is not before.status and after.status in (Status.FINISHED,
+                                                                    Status.ABORTED)
+    seats = loaded.seats
+    with_more = ended and (game.ranked or any(s.bot for s in seats))
+    if connection.vendor == "postgresql" and not with_more:
+        matched = _write(loaded, game, state_text, progress.events, skip_locked)
+    else:
+        with transaction.atomic(savepoint=False):
+            matched = _write(loaded, game, state_text, progress.events, skip_locked)
+            if matched and ended:
+                _after_the_end(game, seats, after)
+    if not matched:
+        state_cache.stale(game.pk)
+        return None
+    if ended and after.status is Status.FINISHED:
+        seats = seats_of(game)  # fresh: the final frame shows the new ratings
+    state_cache.committed(state_cache.Snapshot(game, seats, after, state_text))
+    if change is None and ended:
+        change = "finished" if after.status is Status.FINISHED else "aborted"
+    elif change is None and progress.events:
+        change = "events"
+    payload = None
+    if change is not None:
+        payload = announce_on_commit(game, seats, progress.events, change)
+    return Written(game, seats, payload)
+
+
+def _set_fields(game: Game, round_: Round) -> None:
+    """Put `round_` on the row's fields (the projection of its events)."""
+    game.ply = round_.ply
+    game.state = round_.state.to_json()
+    game.status = str(round_.status)
+    if round_.result is None:
+        game.result = None
+    elif game.result is None:  # a result once written stays (with the ratings' additions)
+        game.result = round_.result.to_json()
+    clock = round_.clock
+    game.clock = None if clock is None else clock.to_json()
+    game.turn_started_at = None if clock is None else clock.turn_started_at
+    game.deadline = round_.deadline
+    game.started_at = round_.started_at
+    game.finished_at = round_.finished_at
+
+
+def _write(loaded: Loaded, game: Game, state_text: str, events: Sequence[RoundEvent],
+           skip_locked: bool) -> bool:
+    """The guarded update (and the events' insert): True if the row matched."""
+    as_json, as_time = jsontext.dumps, connection.ops.adapt_datetimefield_value
+    row = loaded.game
+    params: list[Any] = [
+        game.ply, state_text, game.status,
+        None if game.result is None else as_json(game.result),
+        None if game.clock is None else as_json(game.clock),
+        as_time(game.turn_started_at), as_time(game.deadline), as_time(game.started_at),
+        as_time(game.finished_at),
+        row.pk, row.ply, row.status, as_time(row.created_at), as_time(row.turn_started_at),
+        as_time(row.deadline), loaded.state_text,
+    ]
+    rows = [(event.ply, event.seat, as_json(event.action), as_time(event.at))
+            for event in events]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            sql = _PG_UPDATE
+            if skip_locked:
+                sql += _PG_SKIP_LOCKED
+                params.append(row.pk)
+            sql += " RETURNING id)"
+            if rows:
+                sql += _PG_INSERT.format(rows=", ".join([_PG_ROW] * len(rows)))
+            cursor.execute(sql + _PG_COUNT, params + [v for r in rows for v in r])
+            return bool(cursor.fetchone()[0])
+        cursor.execute(_OTHER_UPDATE, params)
+        if cursor.rowcount != 1:
+            return False
+        if rows:
+            cursor.execute(_OTHER_INSERT + ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows)),
+                           [v for r in rows for v in (row.pk, *r)])
+        return True
+
+
+def _after_the_end(game: Game, seats: list[Seat], after: Round) -> None:
+    """In the transaction that ended the game: a ranked game is rated from its final
+    ranking (result and rating changes commit together) and its players are free to
+    queue again; a game with the computer rates the bots (games/ranked/ratings.py)."""
+    if after.status is Status.FINISHED and after.result is not None:
+        ranking = list(after.result.ranking)
+        now: datetime = after.finished_at  # type: ignore[assignment]
+        if game.ranked:
+            # The result shows whether the game was rated (and why not) and what it
+            # did to each rating (the page's "+12").
+            game.result = {**game.result, **ratings.apply_result(
+                game=game, seats=seats, ranking=ranking, now=now)}
+            Game.objects.filter(pk=game.pk).update(result=game.result)
+        elif any(s.bot for s in seats):
+            ratings.rate_bots(game=game, seats=seats, ranking=ranking, now=now)
+    if game.ranked:
+        LiveRankedSeat.objects.filter(game=game).delete()
+
+
+def start(game: Game, seats: list[Seat], now: datetime, change: str) -> Game:
+    """Start the waiting `game` (row locked by the caller, every seat taken): its round
+    begins, clock running; announced as `change`. Returns the row after it."""
+    written = commit(held(game, seats),
+                     Progress((), start_round(game.kind, game.time_control, now)),
+                     change=change)
+    if written is None:  # the caller holds the row's lock: nothing can have moved it
+        raise RuntimeError(f"game {game.pk} changed under its lock")
+    return written.game

@@ -1,0 +1,99 @@
+"""The games package is layered: no import cycle anywhere in it, not even one hidden in a
+function (type-only imports aside), and the round model imports nothing of the platform."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+PACKAGE = ROOT / "games"
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        if "migrations" in path.parts:
+            continue
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def _type_only(tree: ast.Module) -> set[int]:
+    """Line numbers inside `if TYPE_CHECKING:` blocks."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+                and node.test.id == "TYPE_CHECKING"):
+            for inner in node.body:
+                lines.update(range(inner.lineno, (inner.end_lineno or inner.lineno) + 1))
+    return lines
+
+
+def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    tree = ast.parse(path.read_text())
+    skip = _type_only(tree)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) in skip:
+            continue
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[:len(parts) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            # `from X import y`: the module X.y if there is one, else X itself
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                       for alias in node.names]
+        for target in targets:
+            while target and target not in modules:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                out.add(target)
+    return out
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle, as a path, or None."""
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_no_import_cycle_in_games():
+    modules = _modules()
+    graph = {name: _imports(name, path, modules) for name, path in modules.items()}
+    assert graph["games.ranked.clocks"] and "games.services" in graph  # the scan sees them
+    assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
+
+
+def test_the_round_model_stands_on_the_engine_alone():
+    modules = _modules()
+    for name, path in modules.items():
+        if name.startswith("games.round.") or name == "games.round":
+            outside = {m for m in _imports(name, path, modules)
+                       if not m.startswith(("games.round", "games.engine"))}
+            assert outside == set(), (name, outside)
