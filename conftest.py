@@ -24,7 +24,7 @@ def _reachable(host: str, port: int) -> bool:
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     db = settings.DATABASES["default"]
-    if db["ENGINE"] != "django.db.backends.postgresql":
+    if connection.vendor != "postgresql":  # Django's backend, or bloqueio_site.postgres
         pytest.exit("Tests need PostgreSQL: run `make test` or set DATABASE_URL.", returncode=3)
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
     if not layer.startswith("channels_redis."):

@@ -1,4 +1,6 @@
-"""Token authentication for WebSocket handshakes (`Authorization: Token <key>`).
+"""Authentication of WebSocket handshakes: the session cookie (browsers, Channels' session
+authentication, `SessionAuthMiddleware`), then the token (`Authorization: Token <key>`),
+which wins when present (`auth_stack`, bloqueio_site/asgi.py).
 
 Programs cannot always carry a session cookie; they send the same header as over REST.
 A present but unknown token marks the scope `auth_failed`, so consumers can refuse it
@@ -14,7 +16,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from channels import auth as channels_auth
 from channels.middleware import BaseMiddleware
+from channels.sessions import SessionMiddlewareStack
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError
 
@@ -61,6 +66,29 @@ def _token_from_headers(headers: list[tuple[bytes, bytes]]) -> str | None:
                 return key.strip()
             return ""
     return None
+
+
+_user_of_session = off_loop(channels_auth.get_user.func)
+
+
+class SessionAuthMiddleware(channels_auth.AuthMiddleware):
+    """Channels' session authentication (`scope["user"]` from the session cookie),
+    without a trip to a thread when the handshake carries no session cookie: nobody is
+    signed in by a session then. Channels made that trip for every socket, to its one
+    shared thread, so a connect storm of token and anonymous sockets queued there for
+    nothing. With a cookie the session is read on any worker thread (`off_loop`)."""
+
+    async def resolve_scope(self, scope: dict[str, Any]) -> None:
+        if settings.SESSION_COOKIE_NAME not in scope.get("cookies", {}):
+            scope["user"]._wrapped = AnonymousUser()
+            return
+        scope["user"]._wrapped = await _user_of_session(scope)
+
+
+def auth_stack(inner: Any) -> Any:
+    """Channels' `AuthMiddlewareStack` (cookies, session, user) with the session
+    authentication above, then token authentication (which wins when present)."""
+    return SessionMiddlewareStack(SessionAuthMiddleware(TokenAuthMiddleware(inner)))
 
 
 class TokenAuthMiddleware(BaseMiddleware):

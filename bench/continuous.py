@@ -11,7 +11,9 @@ After `--warmup` seconds the window opens for `--continuous` seconds: it counts 
 move whose event reached every socket of its game inside the window (moves/s, latency
 from the sender's send until the last socket has it), every game started and finished
 in it (a start: from the create request until every socket has its `hello`), errors,
-and the server processes' CPU over the window. Loopback only, bounded by --duration.
+the server processes' CPU over the window and the load client's own (it shares the
+machine: a client near a core's worth would be what limits the figures). `--profile
+PREFIX` runs py-spy on the servers over the window. Loopback only, bounded by --duration.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from load import (
     process_usage,
     register,
     server_pids,
+    start_profilers,
 )
 
 
@@ -131,12 +134,19 @@ async def main_async(args: argparse.Namespace, bases: list[str],
         print(f"{args.games} slots playing; window opens in {args.warmup} s", flush=True)
         await asyncio.sleep(args.warmup)
         pids = pids or server_pids()
+        profilers = start_profilers(pids, args.profile, args.profile_gil,
+                                    args.profile_idle) if args.profile else []
         cpu0 = {pid: cpu_seconds(pid) for pid in pids}
         services0 = {pid: cpu_seconds(pid) for pid in pids_named("postgres", "redis-server")}
+        client0 = time.process_time()
         window[:] = [time.perf_counter(), time.perf_counter() + args.continuous]
         await asyncio.sleep(args.continuous)
         cpu, rss = process_usage(cpu0)
         services_cpu = sum(process_usage(services0)[0].values())
+        client_cpu = time.process_time() - client0
+        for profiler in profilers:  # py-spy writes its samples when interrupted
+            profiler.send_signal(2)
+            profiler.wait(30)
         stop.set()
         await asyncio.wait_for(asyncio.gather(*slots, return_exceptions=True), 30)
     opens, closes = window
@@ -162,6 +172,7 @@ async def main_async(args: argparse.Namespace, bases: list[str],
         "errors": len(tally.errors), "error_samples": tally.errors[:5],
         "server_cpu_s": round(sum(cpu.values()), 2),
         "server_cpu_ms_per_move": round(1000 * sum(cpu.values()) / moves, 2) if moves else None,
+        "client_cpu_s": round(client_cpu, 2),
         "postgres_redis_cpu_s": round(services_cpu, 2),
         "server_peak_rss_mib": [round(v, 1) for v in rss.values()],
     }

@@ -34,6 +34,12 @@ next game over the API as soon as one ends, measured over a window of WINDOW sec
 (bench/continuous.py): games start and end, and sockets open and close, all the time.
 
     python bench/load.py --spawn 1 --games 50 --continuous 20
+
+`--server-commit REV` spawns the servers from a clean `git archive` of REV instead of
+this tree, with this load client: run it and the same command without it one after the
+other for an A/B on a shared machine. `--profile PREFIX` (with `--profile-gil` or
+`--profile-idle`) runs py-spy on the servers while the games play (or over the
+continuous window); bench/profile_summary.py reads what it writes.
 """
 
 from __future__ import annotations
@@ -46,10 +52,8 @@ import os
 import platform
 import random
 import secrets
-import socket
 import statistics
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -60,11 +64,24 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+import orjson
 import websockets
 from balancer import Ports, proxies
-from processes import production_static, stop_all, wait_healthy
+from processes import (  # noqa: F401  (re-exported: the other benchmarks use load.spawn ...)
+    ROOT,
+    cpu_seconds,
+    free_port,
+    peak_rss_mib,
+    pids_named,
+    process_usage,
+    production_env,
+    server_pids,
+    server_tree,
+    spawn,
+    start_profilers,
+    stop_all,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
 RECORDED = ROOT.parent / "shared" / "bench" / "games-bloqueio.jsonl"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
@@ -110,134 +127,6 @@ def register(base: str, name: str, attempts: int = 20) -> str:
     return str(api(base, "POST", "/api/auth/register/", body)["token"])
 
 
-# -- server processes ---------------------------------------------------------------------
-
-
-def free_port(first: int = 0, last: int = 0) -> int:
-    """A free loopback port: any (the kernel's choice), or the first free one in
-    [first, last] when a range is given (benchmarks sharing a machine keep to their own)."""
-    for port in range(first, last + 1) if first else [0]:
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return int(sock.getsockname()[1])
-    raise SystemExit(f"no free port in {first}-{last}")
-
-
-def production_env() -> dict[str, str]:
-    """This environment in the production configuration (docs/operations.md's checklist),
-    on plain-HTTP loopback: no TLS, so no SSL redirect. Every synthetic user comes from
-    127.0.0.1, so the per-address limits are scaled up (`RATE_LIMIT_SCALE`, 1000 unless
-    set). Anything else (DATABASE_URL, REDIS_URL, DATABASE_POOL_*, ...) passes through."""
-    env = dict(os.environ)
-    env.pop("DJANGO_DEBUG", None)  # production's own default: off
-    env.setdefault("LOG_LEVEL", "warning")
-    env.setdefault("RATE_LIMIT_SCALE", "1000")
-    env.update(DJANGO_ENV="production",
-               DJANGO_SECRET_KEY=env.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
-               DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-               DJANGO_SECURE_SSL_REDIRECT="false")
-    return env
-
-
-def daphne_command(port: int) -> list[str]:
-    """The web process's command as deployed (docs/operations.md: `python -m
-    bloqueio_site.serve HOST PORT`, which sets the server's backlog and handshake timeout,
-    and `SERVER` picks Daphne or uvicorn), on 127.0.0.1:`port`. A tree from before that
-    module (`--server-commit` of an old revision) ran plain Daphne, as its Dockerfile did."""
-    if (ROOT / "bloqueio_site" / "serve.py").exists():
-        return [sys.executable, "-m", "bloqueio_site.serve", "127.0.0.1", str(port)]
-    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-            "bloqueio_site.asgi:application"]
-
-
-def spawn(count: int, log_dir: Path, extra_env: dict[str, str] | None = None,
-          ports: tuple[int, int] = (0, 0)) -> list[tuple[str, subprocess.Popen[bytes]]]:
-    """Start `count` servers (`extra_env` over production_env()), each logging to
-    `log_dir`/daphne-PORT.log, on free ports (in `ports`, first and last, if given),
-    and wait until each answers /healthz."""
-    env = {**production_env(), **(extra_env or {})}
-    if not env.get("DATABASE_URL") or not env.get("REDIS_URL"):
-        raise SystemExit("--spawn needs DATABASE_URL (PostgreSQL) and REDIS_URL set")
-    static = production_static(ROOT)
-    if static:
-        env.setdefault("DJANGO_STATIC_ROOT", static)
-    servers = []
-    taken: set[int] = set()
-    for _ in range(count):
-        port = free_port(*ports)
-        while ports[0] and port in taken:  # bound by a server still starting
-            port = free_port(port + 1, ports[1])
-        taken.add(port)
-        log = (log_dir / f"daphne-{port}.log").open("wb")
-        proc = subprocess.Popen(daphne_command(port), cwd=ROOT, env=env, stdout=log,
-                                stderr=subprocess.STDOUT)
-        servers.append((f"http://127.0.0.1:{port}", proc))
-    for base, proc in servers:
-        wait_healthy(base, proc, 60, log_dir / f"daphne-{urlparse(base).port}.log")
-    return servers
-
-
-def server_pids() -> list[int]:
-    """This project's ASGI server processes on the machine, Daphne or uvicorn alike."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmd = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"bloqueio_site.asgi:application" in cmd:
-            pids.append(int(entry.name))
-    return pids
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def process_usage(cpu0: dict[int, float]) -> tuple[dict[int, float], dict[int, float]]:
-    """CPU seconds since `cpu0` and peak RSS (MiB) of the processes still alive."""
-    alive = [pid for pid in cpu0 if Path(f"/proc/{pid}").exists()]
-    return ({pid: cpu_seconds(pid) - cpu0[pid] for pid in alive},
-            {pid: peak_rss_mib(pid) for pid in alive})
-
-
-def pids_named(*names: str) -> list[int]:
-    """Processes whose command name is one of `names` (e.g. PostgreSQL's backends)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if (entry / "comm").read_text().strip() in names:
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
-def peak_rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def start_profilers(pids: list[int], prefix: str, gil: bool) -> list[subprocess.Popen[bytes]]:
-    """py-spy sampling each of `pids` (200 Hz, raw collapsed stacks to PREFIX-PID.txt)
-    until it is sent SIGINT."""
-    py_spy = str(Path(sys.executable).with_name("py-spy"))
-    return [subprocess.Popen([py_spy, "record", "--nonblocking", "--format", "raw", "-r", "200",
-                              "-p", str(pid), "-o", f"{prefix}-{pid}.txt",
-                              *(["--gil"] if gil else [])],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            for pid in pids]
-
-
 # -- the game clients ---------------------------------------------------------------------
 
 
@@ -263,13 +152,19 @@ class GameRun:
 
 async def connection(run: GameRun, ws_base: str, token: str | None, stop: asyncio.Event,
                      opened: asyncio.Event) -> None:
+    """One socket of `run`'s game: after its `hello`, act whenever it is this seat's turn,
+    count every event, until the game's last ply or `stop`.
+
+    Frugal, since the load client shares the machine with the server: frames are read
+    with a plain `recv` (an `asyncio.wait_for` around each, to look at `stop` now and
+    then, cost more than decoding the frame) and `stop` closes the socket instead."""
     headers = {"Origin": ws_base.replace("ws://", "http://")}
     if token:
         headers["Authorization"] = f"Token {token}"
     async with websockets.connect(f"{ws_base}/ws/games/{run.game_id}/",
                                   additional_headers=headers, open_timeout=60,
                                   max_queue=None) as ws:
-        hello = json.loads(await ws.recv())
+        hello = orjson.loads(await ws.recv())
         opened.set()
         seat = hello["you"]["seat"]
         turn = hello["game"]["state"]["turn"]
@@ -282,23 +177,32 @@ async def connection(run: GameRun, ws_base: str, token: str | None, stop: asynci
                 await ws.send(json.dumps({"type": "action", "action": run.actions[ply],
                                           "ply": ply, "ref": ply}))
 
-        await act()
-        while not stop.is_set() and ply < len(run.actions):
-            try:
-                frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=1))
-            except TimeoutError:
-                continue
-            kind = frame["type"]
-            if kind == "event":
+        async def close_on_stop() -> None:
+            await stop.wait()
+            await ws.close()
+
+        closer = asyncio.create_task(close_on_stop())
+        try:
+            await act()
+            while ply < len(run.actions):
+                try:
+                    text = await ws.recv()
+                except websockets.ConnectionClosedOK:
+                    break
                 now = time.perf_counter()
-                ply = frame["event"]["ply"]
-                run.received(ply, now)
-                turn = frame["game"]["state"]["turn"]
-                await act()
-            elif kind == "error":
-                run.errors.append(f"{frame.get('code')}: {frame.get('detail')}")
-            elif kind == "ping":
-                await ws.send('{"type": "pong"}')
+                frame = orjson.loads(text)
+                kind = frame["type"]
+                if kind == "event":
+                    ply = frame["event"]["ply"]
+                    run.received(ply, now)
+                    turn = frame["game"]["state"]["turn"]
+                    await act()
+                elif kind == "error":
+                    run.errors.append(f"{frame.get('code')}: {frame.get('detail')}")
+                elif kind == "ping":
+                    await ws.send('{"type": "pong"}')
+        finally:
+            closer.cancel()
 
 
 async def set_up_games(base: str, count: int, shared_users: bool, concurrency: int
@@ -366,7 +270,8 @@ async def main_async(args: argparse.Namespace, bases: list[str],
                 batch = []
     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in batch)), 60)
     pids = pids or server_pids()
-    profilers = start_profilers(pids, args.profile, args.profile_gil) if args.profile else []
+    profilers = start_profilers(pids, args.profile, args.profile_gil,
+                                 args.profile_idle) if args.profile else []
     cpu0 = {pid: cpu_seconds(pid) for pid in pids}
     # The machine's PostgreSQL and Redis, whoever else uses them meanwhile (so an upper
     # bound for this run's share on a shared machine).
@@ -441,17 +346,39 @@ def main() -> None:
                              "to PREFIX-PID.txt")
     parser.add_argument("--profile-gil", action="store_true",
                         help="with --profile: only samples holding the GIL")
+    parser.add_argument("--profile-idle", action="store_true",
+                        help="with --profile: idle threads too (wall time)")
     parser.add_argument("--continuous", type=float, default=0, metavar="WINDOW",
                         help="slots that start the next game over the API when one ends; "
                              "measure a window of WINDOW seconds (bench/continuous.py)")
     parser.add_argument("--warmup", type=float, default=5,
                         help="with --continuous: seconds of play before the window opens")
+    parser.add_argument("--server-commit", metavar="REV",
+                        help="spawn the servers from a clean `git archive` of REV (the same "
+                             "load client measures an older server: A/B in one session)")
     args = parser.parse_args()
     play = main_async
     if args.continuous:
         import continuous
 
         play = continuous.main_async
+    if args.server_commit and not args.spawn:
+        raise SystemExit("--server-commit needs --spawn")
+    with server_tree(args.server_commit) as (tree, code):
+        report = run_servers(args, play, tree)
+    report.update(commit=code, server=args.server or "default",
+                  machine=f"{os.cpu_count()} cores, {platform.machine()}, "
+                  f"Python {platform.python_version()}")
+    if args.json:
+        print(json.dumps(report))
+        return
+    for key, value in report.items():
+        print(f"{key:>22}: {value}")
+
+
+def run_servers(args: argparse.Namespace, play: Callable[..., Awaitable[dict[str, Any]]],
+                tree: Path) -> dict[str, Any]:
+    """`play` against the servers: spawned from `tree` (and stopped again), or given."""
     spawned: list[tuple[str, subprocess.Popen[bytes]]] = []
     if args.spawn:
         log_dir = ROOT / "test-artifacts"
@@ -459,7 +386,7 @@ def main() -> None:
         first, _, last = args.ports.partition("-")
         extra = {"SERVER": args.server} if args.server else {}
         spawned = spawn(args.spawn, log_dir, extra,
-                        (int(first), int(last or first)) if first else (0, 0))
+                        (int(first), int(last or first)) if first else (0, 0), tree)
         bases = [b for b, _ in spawned]
     else:
         bases = args.base or ["http://127.0.0.1:8000"]
@@ -481,16 +408,7 @@ def main() -> None:
             report = asyncio.run(play(args, bases, pids))
     finally:
         stop_all([proc for _, proc in spawned], 10)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                            capture_output=True, text=True).stdout.strip()
-    report.update(commit=commit, server=args.server or "default",
-                  machine=f"{os.cpu_count()} cores, {platform.machine()}, "
-                  f"Python {platform.python_version()}")
-    if args.json:
-        print(json.dumps(report))
-        return
-    for key, value in report.items():
-        print(f"{key:>22}: {value}")
+    return report
 
 
 if __name__ == "__main__":

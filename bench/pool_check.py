@@ -1,8 +1,10 @@
 """What the pool's health check costs per borrowed connection (docs/operations.md).
 
-Every move borrows one pooled connection; the pool checks it as it leaves (an empty
-query, one round trip), and Django skips its own per-call `SELECT 1` under a pool. This
-times getconn + putconn with and without that check, on one pooled connection.
+Every move borrows one pooled connection; the pool checks it as it leaves, and Django
+skips its own per-call `SELECT 1` under a pool. This times getconn + putconn with no
+check, with psycopg_pool's (an empty query, one round trip) and with the site's
+(`bloqueio_site.postgres.base.check_idle`: a poll of the socket, the empty query only
+when the server has written to an idle connection), on one pooled connection.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres python bench/pool_check.py
 """
@@ -11,9 +13,14 @@ from __future__ import annotations
 
 import os
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from psycopg_pool import ConnectionPool
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bloqueio_site.postgres.base import check_idle  # (no Django set-up needed)
 
 BORROWS = 2000
 RUNS = 7
@@ -22,7 +29,8 @@ RUNS = 7
 def main() -> None:
     url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
     url = url.replace("postgres://", "postgresql://", 1)
-    for label, check in (("no check", None), ("pool check", ConnectionPool.check_connection)):
+    for label, check in (("no check", None), ("pool check", ConnectionPool.check_connection),
+                         ("check_idle", check_idle)):
         with ConnectionPool(url, min_size=1, max_size=1, check=check,
                             kwargs={"autocommit": True}) as pool:
             pool.wait()

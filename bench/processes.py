@@ -1,15 +1,27 @@
-"""Child processes of the benchmarks (servers, proxies): waiting for them, stopping them."""
+"""Child processes of the benchmarks: the servers (started in the production
+configuration, from this tree or a clean archive of a commit), their CPU and memory read
+from /proc, py-spy on them, proxies; waiting for them, stopping them."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
+import secrets
+import shutil
+import socket
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def wait_healthy(base: str, proc: subprocess.Popen[bytes], seconds: float, log: Path) -> None:
@@ -61,3 +73,172 @@ def production_static(root: Path) -> str:
         subprocess.run(["sh", str(root / "deploy" / "collect_static.sh")], env=env, check=True)
         _collected[str(root)] = found
     return found
+
+
+def git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def describe_work_tree() -> str:
+    """HEAD, and a fingerprint of uncommitted changes when there are any."""
+    head = git("rev-parse", "--short", "HEAD").strip()
+    diff = git("diff", "HEAD")
+    untracked = [p for p in git("ls-files", "--others", "--exclude-standard").split()
+                 if not p.startswith(("bench/", "tests/", "docs/"))]
+    if not diff and not untracked:
+        return head
+    digest = hashlib.sha1((diff + "\n".join(untracked)).encode()).hexdigest()[:8]
+    return (f"{head} + uncommitted changes (diff sha1 {digest}, "
+            f"{len(untracked)} untracked server files)")
+
+
+@contextmanager
+def server_tree(rev: str | None) -> Iterator[tuple[Path, str]]:
+    """Where spawned servers run from, and what that code is.
+
+    The work tree by default; with `rev`, a clean `git archive` of that revision in a
+    temporary directory (read-only for the repository), so a commit can be measured while
+    the work tree is being edited."""
+    if rev is None:
+        yield ROOT, describe_work_tree()
+        return
+    short = git("rev-parse", "--short", rev).strip()
+    tmp = Path(tempfile.mkdtemp(prefix=f"bench-{short}-"))
+    try:
+        archive = subprocess.run(["git", "archive", rev], cwd=ROOT, capture_output=True,
+                                 check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tmp, filter="data")
+        yield tmp, f"{short} (clean git archive)"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def free_port(first: int = 0, last: int = 0) -> int:
+    """A free loopback port: any (the kernel's choice), or the first free one in
+    [first, last] when a range is given (benchmarks sharing a machine keep to their own)."""
+    for port in range(first, last + 1) if first else [0]:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(sock.getsockname()[1])
+    raise SystemExit(f"no free port in {first}-{last}")
+
+
+def production_env() -> dict[str, str]:
+    """This environment in the production configuration (docs/operations.md's checklist),
+    on plain-HTTP loopback: no TLS, so no SSL redirect. Every synthetic user comes from
+    127.0.0.1, so the per-address limits are scaled up (`RATE_LIMIT_SCALE`, 1000 unless
+    set). Anything else (DATABASE_URL, REDIS_URL, DATABASE_POOL_*, ...) passes through."""
+    env = dict(os.environ)
+    env.pop("DJANGO_DEBUG", None)  # production's own default: off
+    env.setdefault("LOG_LEVEL", "warning")
+    env.setdefault("RATE_LIMIT_SCALE", "1000")
+    env.update(DJANGO_ENV="production",
+               DJANGO_SECRET_KEY=env.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
+               DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+               DJANGO_SECURE_SSL_REDIRECT="false")
+    return env
+
+
+def daphne_command(port: int, tree: Path | None = None) -> list[str]:
+    """The web process's command as deployed (docs/operations.md: `python -m
+    bloqueio_site.serve HOST PORT`, which sets the server's backlog and handshake timeout,
+    and `SERVER` picks Daphne or uvicorn), on 127.0.0.1:`port`. A tree from before that
+    module (`--server-commit` of an old revision) ran plain Daphne, as its Dockerfile did."""
+    if ((tree or ROOT) / "bloqueio_site" / "serve.py").exists():
+        return [sys.executable, "-m", "bloqueio_site.serve", "127.0.0.1", str(port)]
+    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            "bloqueio_site.asgi:application"]
+
+
+def spawn(count: int, log_dir: Path, extra_env: dict[str, str] | None = None,
+          ports: tuple[int, int] = (0, 0), tree: Path | None = None
+          ) -> list[tuple[str, subprocess.Popen[bytes]]]:
+    """Start `count` servers (`extra_env` over production_env()) from `tree` (default:
+    this one), each logging to `log_dir`/daphne-PORT.log, on free ports (in `ports`,
+    first and last, if given), and wait until each answers /healthz."""
+    tree = tree or ROOT
+    env = {**production_env(), **(extra_env or {})}
+    if not env.get("DATABASE_URL") or not env.get("REDIS_URL"):
+        raise SystemExit("--spawn needs DATABASE_URL (PostgreSQL) and REDIS_URL set")
+    static = production_static(tree)
+    if static:
+        env.setdefault("DJANGO_STATIC_ROOT", static)
+    servers = []
+    taken: set[int] = set()
+    for _ in range(count):
+        port = free_port(*ports)
+        while ports[0] and port in taken:  # bound by a server still starting
+            port = free_port(port + 1, ports[1])
+        taken.add(port)
+        log = (log_dir / f"daphne-{port}.log").open("wb")
+        proc = subprocess.Popen(daphne_command(port, tree), cwd=tree, env=env, stdout=log,
+                                stderr=subprocess.STDOUT)
+        servers.append((f"http://127.0.0.1:{port}", proc))
+    for base, proc in servers:
+        wait_healthy(base, proc, 60, log_dir / f"daphne-{urlparse(base).port}.log")
+    return servers
+
+
+def server_pids() -> list[int]:
+    """This project's ASGI server processes on the machine, Daphne or uvicorn alike."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"bloqueio_site.asgi:application" in cmd:
+            pids.append(int(entry.name))
+    return pids
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def process_usage(cpu0: dict[int, float]) -> tuple[dict[int, float], dict[int, float]]:
+    """CPU seconds since `cpu0` and peak RSS (MiB) of the processes still alive."""
+    alive = [pid for pid in cpu0 if Path(f"/proc/{pid}").exists()]
+    return ({pid: cpu_seconds(pid) - cpu0[pid] for pid in alive},
+            {pid: peak_rss_mib(pid) for pid in alive})
+
+
+def pids_named(*names: str) -> list[int]:
+    """Processes whose command name is one of `names` (e.g. PostgreSQL's backends)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() in names:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def peak_rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def start_profilers(pids: list[int], prefix: str, gil: bool, idle: bool = False
+                    ) -> list[subprocess.Popen[bytes]]:
+    """py-spy sampling each of `pids` (200 Hz, raw collapsed stacks to PREFIX-PID.txt)
+    until it is sent SIGINT: only samples holding the GIL with `gil`, idle threads too
+    (wall time: waits on PostgreSQL, Redis, locks) with `idle`."""
+    py_spy = str(Path(sys.executable).with_name("py-spy"))
+    return [subprocess.Popen([py_spy, "record", "--nonblocking", "--format", "raw", "-r", "200",
+                              "-p", str(pid), "-o", f"{prefix}-{pid}.txt",
+                              *(["--gil"] if gil else []), *(["--idle"] if idle else [])],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for pid in pids]

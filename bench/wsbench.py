@@ -14,8 +14,6 @@ spawned-server lifetime, and users with API tokens created straight in the datab
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import io
 import json
 import multiprocessing as mp
 import os
@@ -23,12 +21,9 @@ import platform
 import re
 import resource
 import secrets
-import shutil
 import signal
 import subprocess
 import sys
-import tarfile
-import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
@@ -39,10 +34,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-import load
 import websockets
 from load import LOCAL_HOSTS, ROOT, api, cpu_seconds, peak_rss_mib, spawn
-from processes import stop_all
+from processes import server_tree, stop_all
 
 Key = tuple[int, int]  # (game id, ply)
 # A spectator only needs an event's ply: reading it off the text skips decoding the
@@ -558,46 +552,6 @@ class Profiler:
                 "profile_top_own": top}
 
 
-def git(*args: str) -> str:
-    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
-                          check=True).stdout
-
-
-def describe_work_tree() -> str:
-    """HEAD, and a fingerprint of uncommitted changes when there are any."""
-    head = git("rev-parse", "--short", "HEAD").strip()
-    diff = git("diff", "HEAD")
-    untracked = [p for p in git("ls-files", "--others", "--exclude-standard").split()
-                 if not p.startswith(("bench/", "tests/", "docs/"))]
-    if not diff and not untracked:
-        return head
-    digest = hashlib.sha1((diff + "\n".join(untracked)).encode()).hexdigest()[:8]
-    return (f"{head} + uncommitted changes (diff sha1 {digest}, "
-            f"{len(untracked)} untracked server files)")
-
-
-@contextmanager
-def server_tree(rev: str | None) -> Iterator[tuple[Path, str]]:
-    """Where spawned servers run from, and what that code is.
-
-    The work tree by default; with `rev`, a clean `git archive` of that revision in a
-    temporary directory (read-only for the repository), so a commit can be measured while
-    the work tree is being edited."""
-    if rev is None:
-        yield ROOT, describe_work_tree()
-        return
-    short = git("rev-parse", "--short", rev).strip()
-    tmp = Path(tempfile.mkdtemp(prefix=f"bench-{short}-"))
-    try:
-        archive = subprocess.run(["git", "archive", rev], cwd=ROOT, capture_output=True,
-                                 check=True).stdout
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(tmp, filter="data")
-        yield tmp, f"{short} (clean git archive)"
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
 @contextmanager
 def servers(spawn_count: int, bases: list[str] | None, tree: Path = ROOT
             ) -> Iterator[tuple[list[str], list[int]]]:
@@ -608,14 +562,11 @@ def servers(spawn_count: int, bases: list[str] | None, tree: Path = ROOT
         if spawn_count:
             log_dir = ROOT / "test-artifacts"
             log_dir.mkdir(exist_ok=True)
-            load.ROOT = tree  # load.spawn starts the servers in load.ROOT
             try:
-                spawned = spawn(spawn_count, log_dir)
+                spawned = spawn(spawn_count, log_dir, tree=tree)
             except BaseException:
                 stop_children()  # spawn() lost the handles of those that did start
                 raise
-            finally:
-                load.ROOT = ROOT
             urls = [b for b, _ in spawned]
             pids = [p.pid for _, p in spawned]
         else:

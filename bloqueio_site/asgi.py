@@ -18,10 +18,9 @@ from bloqueio_site.asgi_http import BodyLimit, GuardedASGIHandler  # noqa: E402
 django_asgi_app = BodyLimit(GuardedASGIHandler())
 
 # Imported after Django is set up: these touch models.
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
+from accounts.ws_auth import auth_stack  # noqa: E402
 from bloqueio_site.autobahn_tuning import (  # noqa: E402
     close_with_code,
     graceful_stop,
@@ -40,8 +39,8 @@ limit_daphne_bodies()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": OriginCheck(AddressLimits(AuthMiddlewareStack(TokenAuthMiddleware(
+        "websocket": OriginCheck(AddressLimits(auth_stack(
             AccountLimits(URLRouter(websocket_urlpatterns))
-        )))),
+        ))),
     }
 )

@@ -1,4 +1,5 @@
-"""Django's ASGI handler, minus ways a malformed or oversized request cost the server.
+"""Django's ASGI handler, minus ways a malformed or oversized request cost the server, and
+with each request's middleware and view run in one hop to a reused thread.
 
 `GuardedASGIHandler`: a request whose Content-Type names a charset makes
 `ASGIRequest.__init__` set its encoding, whose setter parses the query string at once;
@@ -20,19 +21,80 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
 from django.core.exceptions import SuspiciousOperation
 from django.core.handlers.asgi import ASGIHandler
-from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 
 Scope = dict[str, Any]
 Receive = Any
 Send = Any
 
 
+class _Threads:
+    """Single-thread executors for requests, reused: Django gives each request's
+    thread-sensitive work a thread of its own (`ThreadSensitiveContext`), and by default
+    starts it for the request and starts another to join it afterwards. An executor goes
+    back for reuse only once it is idle (a view a client hung up on still runs there)."""
+
+    KEEP = 64  # idle executors kept; more than that are let go
+
+    def __init__(self) -> None:
+        self.idle: list[ThreadPoolExecutor] = []
+        self.lock = threading.Lock()
+
+    def take(self) -> ThreadPoolExecutor:
+        with self.lock:
+            if self.idle:
+                return self.idle.pop()
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="request")
+
+    def give(self, executor: ThreadPoolExecutor) -> None:
+        def idle(_: Future[None]) -> None:
+            with self.lock:
+                if len(self.idle) < self.KEEP:
+                    self.idle.append(executor)
+                    return
+            executor.shutdown(wait=False)
+
+        executor.submit(lambda: None).add_done_callback(idle)  # after what is queued
+
+
+_THREADS = _Threads()
+
+
 class GuardedASGIHandler(ASGIHandler):
+    """Django's handler, with each request's middleware and view in ONE call on the
+    request's thread, and that thread reused.
+
+    Over ASGI Django loads the middleware for an asynchronous handler, and every
+    middleware here but django-axes' is synchronous: each `process_request` and
+    `process_response` of each then ran in a hop of its own between the event loop and
+    the request's thread (about a dozen a request, ~2 ms of CPU before any view ran,
+    docs/performance.md). Loaded as a synchronous chain, as under WSGI, the hop is one.
+    Asynchronous views (/healthz, /livez) still work: Django runs them on the loop."""
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        super().load_middleware(is_async=False)
+
+    async def get_response_async(self, request: HttpRequest) -> HttpResponse:
+        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        executor = _THREADS.take()
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            _THREADS.give(executor)
+
     def create_request(self, scope: dict[str, Any], body_file: Any
                        ) -> tuple[Any, HttpResponse | None]:
         try:

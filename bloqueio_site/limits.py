@@ -108,8 +108,13 @@ def check(limit: Rate, key: str, detail: str, *, code: str | None = None) -> Non
     """Count one hit; raise `RateLimited` (with `detail` and the limit) when over it."""
     wait = hit(limit, key)
     if wait is not None:
-        raise RateLimited(_("%(detail)s (at most %(limit)s); retry in %(wait)s.") % {
-            "detail": detail, "limit": limit.describe(), "wait": _span(wait)}, wait, code=code)
+        raise refusal(limit, detail, wait, code=code)
+
+
+def refusal(limit: Rate, detail: str, wait: int, *, code: str | None = None) -> RateLimited:
+    """The `RateLimited` for a hit over `limit`, `wait` seconds before its window ends."""
+    return RateLimited(_("%(detail)s (at most %(limit)s); retry in %(wait)s.") % {
+        "detail": detail, "limit": limit.describe(), "wait": _span(wait)}, wait, code=code)
 
 
 def address_of(request: Any) -> str:

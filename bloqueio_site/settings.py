@@ -116,9 +116,12 @@ if DATABASE_URL:
         # requests, consumers' off-loop calls and the worker all borrow from it, so a
         # process never holds more than max_size connections, however many requests are
         # in flight; the rest wait up to `timeout` s, then get 503 `unavailable`. The
-        # pool's own check (an empty query as a connection leaves the pool) replaces
-        # Django's per-call health check, which Django skips under a pool
+        # pool checks a connection as it leaves the pool (Django skips its own per-call
+        # health check under a pool), with a round trip only when the connection's
+        # socket has something to read, which on an idle connection means the server
+        # is ending it: Django's backend with that check, bloqueio_site/postgres
         # (docs/operations.md, "Database connections").
+        _db["ENGINE"] = "bloqueio_site.postgres"
         _db["CONN_HEALTH_CHECKS"] = True
         _pool_max = env_int("DATABASE_POOL_MAX_SIZE", 10, minimum=1)
         _db["OPTIONS"]["pool"] = {
@@ -211,6 +214,10 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_PREFIX", "bloqueio"),
+            # One pool per process, not one per request's cache object (a TCP connect
+            # and handshake to Redis for every rate-limited request and socket open).
+            "OPTIONS": {"pool_class": "bloqueio_site.cache_pool.SharedConnectionPool",
+                        "max_connections": _hosts[0]["max_connections"]},
         }
     }
 else:

@@ -8,7 +8,8 @@ Open sockets are counted in Redis, so a cap holds across processes: one sorted s
 account and per address, a member per socket scored with its expiry. A process renews
 its own sockets' expiries every `TTL / 3` seconds and removes a socket when it ends, so a
 process that crashes leaves counts that lapse within `TTL` instead of forever. Opens
-are a `limits.Rate` per address.
+are a `limits.Rate` per address, counted beside the sockets (one round trip on the
+event loop, `RedisCounts.hit`).
 
 A refused socket is accepted, told why and closed with 4429:
 `{"type": "error", "code": "too_many_sockets" | "rate_limited", "detail": ...,
@@ -22,13 +23,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
 import uuid
 import weakref
 from typing import Any
 
 import redis.asyncio as aioredis
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -86,6 +87,22 @@ class RedisCounts:
         return int(await script(keys=[self.key(k) for k in keys],
                                 args=[now, now + TTL, member, *caps]))
 
+    async def hit(self, rate: limits.Rate, key: str) -> int | None:
+        """Count one hit of `key` against `rate`, in the fixed windows of `limits.hit`:
+        None within it, else the seconds until the window that refused it ends. One round
+        trip on the event loop (through Django's cache it was a thread and two)."""
+        client, _ = self._client()
+        now = time.time()
+        window = int(now // rate.seconds)
+        counter = self.key(f"rate:{rate.name}:{key}:{window}")
+        async with client.pipeline(transaction=False) as pipe:
+            pipe.incr(counter)
+            pipe.expire(counter, rate.seconds + 1)
+            count, _ = await pipe.execute()
+        if count <= rate.count:
+            return None
+        return max(1, math.ceil((window + 1) * rate.seconds - now))
+
     async def release(self, keys: list[str], member: str) -> None:
         client, _ = self._client()
         async with client.pipeline(transaction=False) as pipe:
@@ -117,6 +134,9 @@ class MemoryCounts:
         for key in keys:
             self.open.setdefault(key, set()).add(member)
         return 0
+
+    async def hit(self, rate: limits.Rate, key: str) -> int | None:
+        return limits.hit(rate, key)  # the process's own memory: no I/O
 
     async def release(self, keys: list[str], member: str) -> None:
         for key in keys:
@@ -217,8 +237,17 @@ async def run_holding(app: Any, scope: dict[str, Any], receive: Any, send: Any,
         await let_go(member)
 
 
-def _opens_left(address: str) -> None:
-    limits.check(OPENS, f"socket:{address}", _("Too many sockets opened from this address"))
+async def _opens_left(address: str) -> None:
+    """Count an open from `address`; raise `Over` past OPENS (let through, with a warning,
+    when Redis does not answer, as every limit)."""
+    try:
+        wait = await COUNTS.hit(OPENS, f"socket:{address}")
+    except Exception as exc:
+        log.warning("rate limit %s not counted: Redis is unavailable (%r)", OPENS.name, exc)
+        return
+    if wait is not None:
+        refused = limits.refusal(OPENS, _("Too many sockets opened from this address"), wait)
+        raise Over(refused.code, refused.detail, refused.retry_after)
 
 
 class _Limits:
@@ -246,10 +275,7 @@ class AddressLimits(_Limits):
 
     async def check(self, scope: dict[str, Any]) -> str | None:
         address = limits.address_of(scope)
-        try:
-            await sync_to_async(_opens_left, thread_sensitive=False)(address)
-        except limits.RateLimited as exc:
-            raise Over(exc.code, exc.detail, exc.retry_after) from None
+        await _opens_left(address)
         return await hold(f"address:{address}", PER_ADDRESS,
                           _("At most %(most)s sockets may be open from one address; "
                             "close one first.") % {"most": PER_ADDRESS})

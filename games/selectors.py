@@ -8,11 +8,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
+from bloqueio_site import jsontext
 from games import engine
 from games.engine import LEAVE_REASONS
 from games.models import Event, Game, Rating, Seat
+
+User = get_user_model()
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -29,7 +34,82 @@ def game_list(*, status: str | None = None, kind: str | None = None) -> QuerySet
 
 
 def get_game(game_id: int) -> Game | None:
-    return games_with_seats().filter(pk=game_id).first()
+    """The game with its seats, their users and ratings, as `games_with_seats()` gives it
+    (`game.seats.all()` costs no query), in one statement and one round trip.
+
+    Every REST answer about a game and every socket's `hello` and catch-up read one: the
+    ORM's two queries (the game, then the prefetched seats with the rating subquery) cost
+    more CPU to compile than PostgreSQL spent running them (docs/performance.md)."""
+    return read_game(_GAME_SQL, [game_id])
+
+
+def game_with_seats_sql(extra: str = "") -> str:
+    """The statement of `get_game` (its last placeholder: the game's id), with `extra`
+    columns after the game's own (`", <expression> AS <name>"`): each becomes an
+    attribute of the game `read_game` returns."""
+    return (f"SELECT g.*, {_SEATS_JSON} AS seats_json{extra} "
+            f"FROM {Game._meta.db_table} g WHERE g.id = %s")
+
+
+def read_game(sql: str, params: list[Any]) -> Game | None:
+    """The game a `game_with_seats_sql` statement finds, its seats attached."""
+    found = next(iter(Game.objects.raw(sql, params)), None)
+    if found is not None:
+        attach_seats(found, seats_from_json(found, found.seats_json))
+    return found
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """`game`'s seats with their users and ratings, as `seats_with_ratings()` gives them,
+    in one fixed statement (no query compiled)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_SEATS_SQL, [game.pk])
+        row = cursor.fetchone()
+    return seats_from_json(game, row[0] if row else "[]")
+
+
+# The seats of game `g` as one JSON array text, in seat order: per seat [id, seat, user
+# id, bot, username, bot level, rating for the game's kind or null].
+_SEATS_JSON = f"""(
+    SELECT COALESCE(json_agg(json_build_array(
+        s.id, s.seat, s.user_id, s.bot, u.username, u.bot_level, r.rating)
+        ORDER BY s.seat), '[]')::text
+    FROM {Seat._meta.db_table} s JOIN {User._meta.db_table} u ON u.id = s.user_id
+    LEFT JOIN {Rating._meta.db_table} r ON r.user_id = s.user_id AND r.kind = g.kind
+    WHERE s.game_id = g.id)"""
+_GAME_SQL = game_with_seats_sql()
+_SEATS_SQL = f"SELECT {_SEATS_JSON} FROM {Game._meta.db_table} g WHERE g.id = %s"
+
+
+def _loaded(model: type[Any], db: str, values: dict[str, Any]) -> Any:
+    """A `model` instance as the ORM loads one with only these fields (`.only()`): the
+    others are deferred, read from the database if ever touched."""
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in values]
+    return model.from_db(db, names, [values[name] for name in names])
+
+
+def seats_from_json(game: Game, text: str) -> list[Seat]:
+    """Seat instances (user and `user_rating` loaded) from `_SEATS_JSON`'s text."""
+    db = game._state.db or "default"
+    seats = []
+    for seat_id, index, user_id, bot, username, bot_level, rating in jsontext.loads(text):
+        seat = _loaded(Seat, db, {"id": seat_id, "game_id": game.pk, "seat": index,
+                                  "user_id": user_id, "bot": bot})
+        seat.user = _loaded(User, db, {"id": user_id, "username": username,
+                                       "bot_level": bot_level})
+        seat.game = game
+        seat.user_rating = rating
+        seats.append(seat)
+    return seats
+
+
+def attach_seats(game: Game, seats: list[Seat]) -> None:
+    """Make `game.seats.all()` answer `seats` without a query, exactly as
+    `prefetch_related("seats")` leaves it (Django keeps prefetched rows this way)."""
+    cached = game.seats.all()  # a queryset of the relation, not run
+    cached._result_cache = seats
+    cached._prefetch_done = True
+    game._prefetched_objects_cache = {"seats": cached}
 
 
 def seats_with_ratings() -> QuerySet[Seat]:

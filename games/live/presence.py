@@ -120,6 +120,37 @@ async def snapshot(game_id: int, seat_count: int) -> dict[str, Any]:
     return _summary(members, seat_count)
 
 
+async def enter(game_id: int, conn_id: str, seat: int | None, seat_count: int
+                ) -> dict[str, Any]:
+    """`touch` and then `snapshot`, in one round trip: a socket's open."""
+    if not settings.REDIS_URL:
+        await touch(game_id, conn_id, seat)
+        return await snapshot(game_id, seat_count)
+    key, now = _key(game_id), time.time()
+    async with _aclient().pipeline(transaction=False) as pipe:
+        pipe.zadd(key, {_member(conn_id, seat): now + TTL_SECONDS})
+        pipe.expire(key, TTL_SECONDS * 2)
+        pipe.zremrangebyscore(key, "-inf", now)
+        pipe.zrange(key, 0, -1)
+        *_, members = await pipe.execute()
+    return _summary(members, seat_count)
+
+
+async def depart(game_id: int, conn_id: str, seat: int | None, seat_count: int
+                 ) -> dict[str, Any]:
+    """`leave` and then `snapshot`, in one round trip: a socket's close."""
+    if not settings.REDIS_URL:
+        await leave(game_id, conn_id, seat)
+        return await snapshot(game_id, seat_count)
+    key = _key(game_id)
+    async with _aclient().pipeline(transaction=False) as pipe:
+        pipe.zrem(key, _member(conn_id, seat))
+        pipe.zremrangebyscore(key, "-inf", time.time())
+        pipe.zrange(key, 0, -1)
+        *_, members = await pipe.execute()
+    return _summary(members, seat_count)
+
+
 def snapshot_sync(game_id: int, seat_count: int) -> dict[str, Any]:
     """The same, for synchronous callers (REST views); empty if Redis does not answer."""
     if not settings.REDIS_URL:

@@ -137,3 +137,16 @@ def test_a_password_set_in_the_admin_ends_the_users_tokens_and_sessions(alice):
     assert client_for(alice).get("/api/me/").status_code == 401
     assert browser.get("/api/me/").status_code == 401
     assert admin.get("/admin/").status_code == 200  # the administrator stays signed in
+
+
+def test_a_key_names_its_active_user_in_one_query(alice, bob, django_assert_num_queries):
+    _, named = credentials.create_token(user=bob, name="bot script")
+    with django_assert_num_queries(1):
+        assert credentials.user_for_key(alice.auth_token.key) == alice
+    with django_assert_num_queries(1):
+        assert credentials.user_for_key(named) == bob
+    for unknown in ("0" * 40, "", "x" * 41, "abc\x00def"):
+        assert credentials.user_for_key(unknown) is None
+    User.objects.filter(pk=bob.pk).update(is_active=False)
+    assert credentials.user_for_key(named) is None
+    assert credentials.user_for_key(alice.auth_token.key) == alice

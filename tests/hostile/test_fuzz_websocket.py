@@ -31,7 +31,7 @@ from accounts.models import User
 from bloqueio_site import limits, socket_limits
 from bloqueio_site.asgi import application
 from games import engine, projection, services
-from games.live import consumers
+from games.live import game_socket, sockets
 from games.live.frames import MAX_FRAME_BYTES, TokenBucket
 from games.models import Game, Status
 from tests.conftest import make_user
@@ -388,8 +388,9 @@ def test_fuzzed_frames_never_break_the_socket_or_the_log(
     # of 40) and never reach the parsing and game logic under test, so the consumers here
     # get a bucket too deep to run dry. The limiter itself keeps its own test:
     # tests/games/test_consumers.py::test_floods_are_rate_limited.
-    monkeypatch.setattr(consumers, "TokenBucket",
-                        partial(TokenBucket, rate=1e9, burst=1e9, tokens=1e9))
+    for module in (sockets, game_socket):
+        monkeypatch.setattr(module, "TokenBucket",
+                            partial(TokenBucket, rate=1e9, burst=1e9, tokens=1e9))
     # Each game a fuzzed frame ends opens two sockets more: more than 60 a minute from
     # this one address is not what is under test (tests/site/test_socket_limits.py is).
     monkeypatch.setattr(socket_limits, "OPENS", limits.Rate("socket_opens", 10**6, 60))

@@ -26,7 +26,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from bloqueio_site.asgi import application
 from games import services
-from games.live import consumers
+from games.live import consumers, game_socket, sockets
 from games.live.frames import CLOSE_FLOOD, FLOOD_CLOSE_AFTER, MAX_FRAME_BYTES, RATE_BURST
 from games.models import Event, Game, QueueEntry, Seat
 from games.ranked import matchmaking
@@ -305,6 +305,7 @@ ROUTE_KINDS = {
     "api-game-chat": "public", "api-chat-delete": "write",  # chat (docs/api.md, "Chat")
     "api-game-bots": "write", "api-game-bot-seat": "write",  # bots on seats
     "api-game-analysis": "public", "api-game-analysis-best": "public",  # replay analysis
+    "set_language": "write",  # the language switcher (docs/i18n.md)
 }
 
 
@@ -500,8 +501,9 @@ async def test_the_echo_socket_has_the_same_limits(no_refill):
 def no_refill(monkeypatch: pytest.MonkeyPatch) -> None:
     """Buckets that never refill: the burst, then refusals, whatever the test's speed
     (so these tests count frames, never time)."""
-    monkeypatch.setattr(consumers, "TokenBucket",
-                        functools.partial(consumers.TokenBucket, rate=0.0))
+    for module in (sockets, game_socket):  # the frame bucket, and the game's sync bucket
+        monkeypatch.setattr(module, "TokenBucket",
+                            functools.partial(consumers.TokenBucket, rate=0.0))
 
 
 @pytest.mark.django_db(transaction=True)

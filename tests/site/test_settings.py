@@ -16,7 +16,9 @@ def test_nothing_set_means_sqlite_in_memory_layer_and_debug():
 
 def test_database_url_selects_postgres():
     s = load_settings(DATABASE_URL="postgres://postgres@db.example:5432/bloqueio")
-    assert s["db_engine"] == "django.db.backends.postgresql"
+    # Django's PostgreSQL backend with a pool check that skips the round trip on a
+    # healthy connection (bloqueio_site/postgres).
+    assert s["db_engine"] == "bloqueio_site.postgres"
     assert s["db_host"] == "db.example"
     assert s["db_name"] == "bloqueio"
 

@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend with a cheaper pool check (see `base`)."""

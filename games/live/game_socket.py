@@ -1,0 +1,365 @@
+"""The game socket, `/ws/games/{id}/`: a game's events in ply order, for its players and
+spectators, and their actions, resignations, syncs and chat.
+
+Thin by design: it parses frames, calls `games.services` (off the event loop) exactly as
+the REST views do, and relays what `games.live.realtime` fans out after each commit.
+Delivery is in ply order without gaps: each connection remembers the last ply it sent,
+drops duplicates, and fills any gap from the database before going on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from django.db import DatabaseError
+
+from bloqueio_site import jsontext
+from bloqueio_site.errors import ServiceError
+from chat import rooms as chat_rooms
+from chat import selectors as chat_selectors
+from chat import services as chat_services
+from chat.errors import Muted
+from games import selectors, services
+from games.live import fanout, hello, presence
+from games.live.db import off_loop
+from games.live.frames import (
+    CLOSE_BANNED,
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAUTHORIZED,
+    FrameError,
+    TokenBucket,
+    error_frame,
+    ref_of,
+)
+from games.live.sockets import BaseConsumer
+
+log = logging.getLogger(__name__)
+
+# Chat messages a socket gets at most in a `sync` answer (after `hello`: hello.py's).
+CHAT_ON_SYNC = chat_selectors.HISTORY_CAP
+# A `sync` is a database read: its own, smaller budget within the frame rate, so that a
+# crowd of sockets asking again and again cannot slow everyone's requests (a client
+# needs one after a gap or a reconnect, not twenty a second).
+SYNC_PER_SECOND = 2.0
+SYNC_BURST = 5.0
+_STATUS_ORDER = {"waiting": 0, "active": 1, "finished": 2, "aborted": 2}
+
+def _chat_after(game_id: int, user: Any, after: int) -> list[dict[str, Any]] | None:
+    game = selectors.get_game(game_id)
+    if game is None:
+        return None
+    return chat_selectors.history(game=game, viewer=user, after_id=after, limit=CHAT_ON_SYNC,
+                                  newest=True)
+
+
+class GameConsumer(BaseConsumer):
+    """`/ws/games/{id}/`: a game's events in ply order, for its players and spectators.
+
+    Game messages come through `games.live.fanout` (encoded once per process, not per socket);
+    this connection keeps the last ply it sent, drops what it already has and fills any
+    gap from the database, holding back newer messages while it does.
+    """
+
+    # Class defaults: `disconnect` also runs for a socket refused before `connect`.
+    filling: asyncio.Task[None] | None = None
+    # What decides which chat room this socket reads (chat.rooms), kept from every game
+    # frame it sees: the status only moves forward, `in_game` follows the latest ply.
+    status = "waiting"
+    in_game: list[bool] | None = None
+    noted_ply = -1
+    moderator = False
+    answering = False  # a `sync` is being read: live messages wait behind its answer
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.seat: int | None = None
+        self.syncs = TokenBucket(rate=SYNC_PER_SECOND, burst=SYNC_BURST, tokens=SYNC_BURST)
+        # Messages that arrive before our hello went out, or during a gap fill, wait here.
+        self.ready = False
+        self.held: list[tuple[dict[str, Any], fanout.Frames]] = []
+        if self.scope.get("auth_failed"):
+            await self.refuse("authentication_failed", "Unknown or revoked token.",
+                              CLOSE_UNAUTHORIZED)
+            return
+        # Listen before reading (one read: games.live.hello): an event committed in
+        # between then arrives as a duplicate (dropped), never as a loss, and a ban
+        # committed in between either is seen by the read or reaches the account's topic.
+        self.topic = fanout.game_topic(self.game_id)
+        await self.join_all([self.topic] if self.user_id is None
+                            else [fanout.user_topic(self.user_id), self.topic])
+        found = await off_loop(hello.read)(self.game_id, self.user)
+        if not found.active:
+            await self.refuse("banned", "This account has been disabled.", CLOSE_BANNED)
+            return
+        if found.game is None:
+            await self.refuse("not_found", f"No game {self.game_id}.", CLOSE_NOT_FOUND)
+            return
+        game, chat = found.game, found.chat
+        self.seat, self.moderator = found.seat, found.moderator
+        self.seat_count = len(game["seats"])
+        self.last_ply = game["ply"]
+        self._note(game)
+        await self.accept()
+        self.present = True
+        game["presence"] = await presence.enter(self.game_id, self.conn_id, self.seat,
+                                                self.seat_count)
+        await self.send_json({"type": "hello", "you": {"seat": self.seat}, "game": game})
+        if chat:  # read after subscribing: a message posted since comes after (held)
+            await self.send_json({"type": "chat_history", "messages": chat})
+        self.ready = True
+        latest = self.hub.latest_ply
+        latest[self.topic] = max(latest.get(self.topic, 0), self.last_ply)
+        await self._release_held()
+        await self._announce_presence(game["presence"])
+        self.start_heartbeat()
+
+    async def disconnect(self, code: int) -> None:
+        if self.filling is not None:
+            self.filling.cancel()
+        await super().disconnect(code)
+
+    async def release(self) -> None:
+        await super().release()
+        if getattr(self, "present", False):  # accepted: it counted in presence
+            self.present = False  # once
+            try:
+                await self._announce_presence(await presence.depart(
+                    self.game_id, self.conn_id, self.seat, self.seat_count))
+            except Exception:
+                log.warning("presence update failed on disconnect", exc_info=True)
+
+    async def on_heartbeat(self) -> None:
+        await presence.touch(self.game_id, self.conn_id, self.seat)
+        if self.hub.latest_ply.get(self.topic, 0) > self.last_ply:
+            self._fill_gap()  # an announced event never reached us
+
+    @property
+    def presence(self) -> dict[str, Any] | None:
+        return self.hub.presence_of(self.topic)
+
+    async def _presence_snapshot(self) -> dict[str, Any]:
+        return await presence.snapshot(self.game_id, self.seat_count)
+
+    async def _announce_presence(self, snapshot: dict[str, Any]) -> None:
+        await self.hub.publish((self.topic, {"type": "game.presence", "presence": snapshot,
+                                             "at": time.time()}))
+
+    def _note(self, game: dict[str, Any]) -> None:
+        """Keep what decides this socket's chat rooms from a game frame it was sent."""
+        if _STATUS_ORDER.get(game["status"], 0) >= _STATUS_ORDER.get(self.status, 0):
+            self.status = game["status"]
+        if game["ply"] >= self.noted_ply:
+            self.noted_ply = game["ply"]
+            self.in_game = game["state"].get("in_game")
+
+    def reads(self, room: str) -> bool:
+        return room in chat_rooms.readable_rooms(self.status, self.seat, self.in_game,
+                                                 moderator=self.moderator)
+
+    # -- client messages -------------------------------------------------------------------
+
+    async def handle(self, kind: str, content: dict[str, Any]) -> None:
+        ref = ref_of(content)
+        if kind == "sync":
+            if not self.syncs.take():
+                await self.send_json(error_frame(
+                    "rate_limited", f"At most {SYNC_PER_SECOND:g} syncs a second; you hold "
+                    "every event since your last answer.", ref))
+                return
+            after = content.get("after", 0)
+            if type(after) is not int or after < 0:
+                await self.send_json(error_frame("invalid", "`after` must be a ply >= 0.", ref))
+                return
+            chat_after = content.get("chat_after")
+            if chat_after is not None and (type(chat_after) is not int or chat_after < 0):
+                await self.send_json(error_frame(
+                    "invalid", "`chat_after` must be a chat message id >= 0.", ref))
+                return
+            await self._send_sync(after, chat_after)
+        elif kind == "chat":
+            await self._chat(content, ref)
+        elif kind in ("action", "resign"):
+            if self.user_id is None or self.seat is None:
+                await self.send_json(error_frame(
+                    "read_only", "Spectators may only send sync and ping.", ref))
+                return
+            await self._write(kind, content, ref)
+        else:
+            await super().handle(kind, content)
+
+    async def _write(self, kind: str, content: dict[str, Any], ref: Any) -> None:
+        try:
+            if kind == "action":
+                ply = content.get("ply")
+                if type(ply) is not int:
+                    raise FrameError("invalid", "`ply` must be the game's current ply.")
+                if not isinstance(content.get("action"), dict):
+                    raise FrameError("invalid", "`action` must be an action object.")
+                done = await off_loop(services.submit_action)(
+                    game_id=self.game_id, user=self.user, action=content["action"], ply=ply)
+                ply_after = done.event.ply
+            else:
+                game = await off_loop(services.resign)(
+                    game_id=self.game_id, user=self.user)
+                ply_after = game.ply
+        except FrameError as exc:
+            await self.send_json(error_frame(exc.code, exc.detail, ref))
+        except ServiceError as exc:
+            await self.send_json(error_frame(exc.code, exc.detail, ref))
+        except DatabaseError:
+            log.warning("database error on a websocket write", exc_info=True)
+            await self.send_json(error_frame("unavailable", "The database is unavailable.", ref))
+        else:
+            await self.send_json({"type": "ack", "ref": ref, "ply": ply_after})
+
+    async def _chat(self, content: dict[str, Any], ref: Any) -> None:
+        """A chat message: `ack` with its id, or an error frame. Its `chat` frame comes
+        through the fan-out like everyone's (before or after the ack)."""
+        if self.user_id is None:
+            await self.send_json(error_frame("not_authenticated", "Log in to chat.", ref))
+            return
+        try:
+            message = await off_loop(chat_services.post_message)(
+                game_id=self.game_id, user=self.user, text=content.get("text"))
+        except Muted as exc:
+            await self.send_json({**error_frame(exc.code, exc.detail, ref),
+                                  "until": exc.as_dict()["until"]})
+        except ServiceError as exc:
+            await self.send_json(error_frame(exc.code, exc.detail, ref))
+        except DatabaseError:
+            log.warning("database error on a chat message", exc_info=True)
+            await self.send_json(error_frame("unavailable", "The database is unavailable.", ref))
+        else:
+            await self.send_json({"type": "ack", "ref": ref, "id": message.pk})
+
+    async def _send_sync(self, after: int, chat_after: int | None = None) -> None:
+        """Answer a `sync`. Events committed while it reads are held and sent after the
+        answer (those it already holds are dropped): sent before it, they would reach a
+        client that is still behind, which drops them as a gap, and then an answer read
+        before they committed, so the client would never get them. With `chat_after`,
+        a `chat_history` frame of the messages after it follows (live chat is held
+        behind it too; the client drops the ids it has)."""
+        self.answering = True
+        try:
+            found = await off_loop(selectors.events_and_game)(self.game_id, after)
+            if found is None:
+                await self.send_json(error_frame("not_found", f"No game {self.game_id}."))
+                return
+            events, game = found
+            game["presence"] = self.presence
+            if events:
+                self.last_ply = max(self.last_ply, events[-1]["ply"])
+            self._note(game)
+            await self.send_json({"type": "events", "events": events, "game": game})
+            if chat_after is not None:
+                chat = await off_loop(_chat_after)(self.game_id, self.user, chat_after)
+                await self.send_json({"type": "chat_history", "messages": chat or []})
+        finally:
+            self.answering = False
+            if self.filling is None:
+                await self._release_held()
+
+    # -- messages from the fan-out -------------------------------------------------------
+
+    async def hub_message(self, message: dict[str, Any], frames: fanout.Frames) -> None:
+        """Never waits for the peer (the outbox) nor for Redis: the fan-out delivers a
+        game's message to all its sockets, and every game's, through this in turn."""
+        kind = message["type"]
+        if kind.startswith("account."):
+            await super().hub_message(message, frames)
+        elif self.filling is not None or not self.ready or self.answering:
+            self.held.append((message, frames))
+        elif kind == "game.events":
+            self._events(message, frames)
+        elif kind == "game.refill":
+            self._catch_up(message, frames)
+        elif kind == "game.changed":
+            self._changed(message)
+        elif kind == "presence":
+            self.post(frames.whole())
+        elif kind == "game.chat" and self.reads(message["room"]):
+            self.post(frames.inner())
+
+    async def hub_reconnected(self) -> None:
+        if self.hub.latest_ply.get(self.topic, 0) > self.last_ply:
+            self._fill_gap()
+
+    def _events(self, message: dict[str, Any], frames: fanout.Frames) -> None:
+        events = message["events"]
+        if not events or events[-1]["ply"] <= self.last_ply:
+            return  # already delivered (by a sync or a gap fill)
+        if events[0]["ply"] > self.last_ply + 1:
+            self._fill_gap()  # a notification was lost or overtaken
+            return
+        for event, text in zip(events, frames.events(), strict=True):
+            if event["ply"] == self.last_ply + 1:
+                self.last_ply = event["ply"]
+                self.post(text)
+        self._note(message["game"])
+
+    def _catch_up(self, message: dict[str, Any], frames: fanout.Frames) -> None:
+        """The hub's one read for every socket of the game (after a lost notification):
+        the events this socket lacks, with the game they lead to."""
+        events = message["events"]
+        if not events or events[-1]["ply"] <= self.last_ply:
+            return
+        start = self.last_ply + 1 - events[0]["ply"]
+        if start < 0:
+            self._fill_gap()  # older than the hub read from: cannot happen, but be whole
+            return
+        self.last_ply = events[-1]["ply"]
+        self._note(message["game"])
+        # One missing event goes out as usual; several as a sync answer, since an `event`
+        # frame's game must be the game after that event.
+        text = frames.events()[start] if start == len(events) - 1 else frames.events_answer(start)
+        self.post(text)
+
+    def _fill_gap(self) -> None:
+        if self.filling is None:
+            self.filling = asyncio.get_running_loop().create_task(self._fill())
+
+    async def _fill(self) -> None:
+        """Send what the database has after our last ply, then what arrived meanwhile."""
+        try:
+            found = await off_loop(selectors.events_and_game)(self.game_id, self.last_ply)
+            if found is not None:
+                events, game = found
+                game["presence"] = self.presence
+                self._note(game)
+                for event in events:
+                    if event["ply"] == self.last_ply + 1:
+                        self.last_ply = event["ply"]
+                        await self.send_json({"type": "event", "event": event, "game": game})
+        except Exception:
+            log.warning("gap fill of game %s failed", self.game_id, exc_info=True)
+        finally:
+            self.filling = None
+        await self._release_held()
+
+    async def _release_held(self) -> None:
+        held, self.held = self.held, []
+        for message, frames in held:
+            await self.hub_message(message, frames)
+
+    def _changed(self, message: dict[str, Any]) -> None:
+        game = dict(message["game"], presence=self.presence)
+        self._note(game)
+        if self.user_id is not None:
+            seat = next((s["seat"] for s in game["seats"]
+                         if s["username"] == self.user.username), None)
+            if seat != self.seat:  # joined or left while connected: present as the new role
+                previous, self.seat = self.seat, seat
+                asyncio.get_running_loop().create_task(self._reseat(previous))
+        self.post(jsontext.dumps({"type": "game", "change": message["change"], "game": game}))
+
+    async def _reseat(self, previous: int | None) -> None:
+        """Present this socket in its new role (Redis: off the fan-out's path)."""
+        try:
+            await presence.leave(self.game_id, self.conn_id, previous)
+            await presence.touch(self.game_id, self.conn_id, self.seat)
+            await self._announce_presence(await self._presence_snapshot())
+        except Exception as exc:
+            log.warning("presence update of game %s failed (%r)", self.game_id, exc)
