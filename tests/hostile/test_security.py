@@ -306,6 +306,7 @@ ROUTE_KINDS = {
     "api-game-bots": "write", "api-game-bot-seat": "write",  # bots on seats
     "api-game-analysis": "public", "api-game-analysis-best": "public",  # replay analysis
     "set_language": "write",  # the language switcher (docs/i18n.md)
+    "javascript-catalog": "public",  # the scripts' words, /jsi18n/ (docs/web.md)
 }
 
 
