@@ -6,11 +6,14 @@ process: a line per distinct stack, `frame;frame;...;frame COUNT`, each frame
 function (inclusive, counted once per sample however deep the recursion) and, with
 `--own`, the functions the samples were in. `--match TEXT` (repeatable) adds a row for
 every sample whose stack contains TEXT anywhere, e.g. a module name; `--under TEXT`
-shows only what runs below the first frame containing TEXT:
+shows only what runs below the first frame containing TEXT; `--group NAME=TEXT`
+(repeatable) puts each sample in the first group whose TEXT its stack contains:
 
     python bench/profile_summary.py /tmp/prof-1234.txt --top 40
     python bench/profile_summary.py /tmp/prof-*.txt --match check_connection --match hello
     python bench/profile_summary.py /tmp/prof-*.txt --under "_hello (" --top 20
+    python bench/profile_summary.py /tmp/prof-*.txt --group moves=submit_action \\
+        --group sockets=websocket_connect
 """
 
 from __future__ import annotations
@@ -57,6 +60,18 @@ def below(stacks: list[tuple[list[str], int]], text: str) -> list[tuple[list[str
     return cut
 
 
+def grouped(stacks: list[tuple[list[str], int]], groups: list[str], total: int) -> list[str]:
+    """Every sample in the first group (`NAME=TEXT`, in the order given) whose TEXT its
+    stack contains, the rest in "other": shares that add up to 100 %."""
+    named = [(g.split("=", 1)[0], g.split("=", 1)[1]) for g in groups]
+    counts: Counter[str] = Counter()
+    for frames, count in stacks:
+        joined = ";".join(frames)
+        counts[next((name for name, text in named if text in joined), "other")] += count
+    return [f"{100 * counts[name] / total:6.1f} %  {name}"
+            for name in [*dict.fromkeys(name for name, _ in named), "other"]]
+
+
 def summarize(stacks: list[tuple[list[str], int]], top: int, own: bool,
               matches: list[str], total: int | None = None) -> list[str]:
     total = total or sum(count for _, count in stacks)
@@ -87,6 +102,9 @@ def main() -> None:
     parser.add_argument("--own", action="store_true", help="own samples, not inclusive")
     parser.add_argument("--match", action="append", default=[],
                         help="also the share of stacks containing this text")
+    parser.add_argument("--group", action="append", default=[], metavar="NAME=TEXT",
+                        help="repeatable: each sample counts once, in the first group whose "
+                             "TEXT its stack contains (then the rest as 'other')")
     parser.add_argument("--under", default="",
                         help="only what runs below the first frame containing this text "
                              "(shares still of every sample)")
@@ -96,6 +114,9 @@ def main() -> None:
     total = sum(count for _, count in stacks)
     if args.under:
         stacks = below(stacks, args.under)
+    if args.group:
+        print("\n".join([f"{total} samples", *grouped(stacks, args.group, total)]))
+        return
     print("\n".join(summarize(stacks, args.top, args.own, args.match, total)))
 
 
