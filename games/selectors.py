@@ -69,14 +69,24 @@ def seats_of(game: Game) -> list[Seat]:
 
 
 # The seats of game `g` as one JSON array text, in seat order: per seat [id, seat, user
-# id, bot, username, bot level, rating for the game's kind or null].
-_SEATS_JSON = f"""(
-    SELECT COALESCE(json_agg(json_build_array(
-        s.id, s.seat, s.user_id, s.bot, u.username, u.bot_level, r.rating)
-        ORDER BY s.seat), '[]')::text
+# id, bot, username, bot level, rating for the game's kind or null]. PostgreSQL's form,
+# and SQLite's for the embedded default of `make run` (no ORDER BY inside an aggregate
+# before SQLite 3.44: the rows come from an ordered subquery).
+_SEATS_ROWS = f"""
     FROM {Seat._meta.db_table} s JOIN {User._meta.db_table} u ON u.id = s.user_id
     LEFT JOIN {Rating._meta.db_table} r ON r.user_id = s.user_id AND r.kind = g.kind
-    WHERE s.game_id = g.id)"""
+    WHERE s.game_id = g.id"""
+if connection.vendor == "postgresql":
+    _SEATS_JSON = f"""(
+    SELECT COALESCE(json_agg(json_build_array(
+        s.id, s.seat, s.user_id, s.bot, u.username, u.bot_level, r.rating)
+        ORDER BY s.seat), '[]')::text {_SEATS_ROWS})"""
+else:
+    _SEATS_JSON = f"""(
+    SELECT COALESCE(json_group_array(json_array(
+        x.id, x.seat, x.user_id, x.bot, x.username, x.bot_level, x.rating)), '[]')
+    FROM (SELECT s.id, s.seat, s.user_id, s.bot, u.username, u.bot_level, r.rating
+          {_SEATS_ROWS} ORDER BY s.seat) x)"""
 _GAME_SQL = game_with_seats_sql()
 _SEATS_SQL = f"SELECT {_SEATS_JSON} FROM {Game._meta.db_table} g WHERE g.id = %s"
 
@@ -94,7 +104,7 @@ def seats_from_json(game: Game, text: str) -> list[Seat]:
     seats = []
     for seat_id, index, user_id, bot, username, bot_level, rating in jsontext.loads(text):
         seat = _loaded(Seat, db, {"id": seat_id, "game_id": game.pk, "seat": index,
-                                  "user_id": user_id, "bot": bot})
+                                  "user_id": user_id, "bot": bool(bot)})
         seat.user = _loaded(User, db, {"id": user_id, "username": username,
                                        "bot_level": bot_level})
         seat.game = game
