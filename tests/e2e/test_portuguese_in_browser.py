@@ -34,7 +34,7 @@ ENGLISH = {
                  "Register"],
     "rules": ["How to play", "players", "board", "ranked games use a clock",
               "The starting position", "Every game", "Leaderboard", "barrier", "pawn",
-              "goal", "move", "turn", "wins"],
+              "goal", "your pawn", "moves", "turn", "wins"],  # not "move": Portuguese too
     "game": ["Players", "watching", "Moves", "Resign", "Your turn", "to move", "Chat",
              "Show chat", "No messages yet", "Replay", "Report", "Hint", "Red", "Green",
              "Computer", "barriers", "left", "won", "wins", "Play again", "New game",
