@@ -73,6 +73,13 @@ def choose(page: Any, control: str) -> None:
     page.click(control)
 
 
+def settle(page: Any) -> None:
+    """Wait until no transition runs: a cell's fill eases to the new palette's colour
+    (.12 s), and a reading taken half-way measures a colour nobody looks at."""
+    page.wait_for_function(
+        "document.getAnimations().every(a => a.playState !== 'running')")
+
+
 # -- the theme -------------------------------------------------------------------------------
 
 
@@ -365,6 +372,7 @@ def test_text_and_board_pieces_meet_aa_in_both_themes_and_palettes(server: Any) 
                     if page.is_checked("#palette-colour-blind") != (palette == "colour-blind"):
                         page.click("#palette-colour-blind")
                     page.click("#display-menu summary")  # closed: it is not part of the page
+                    settle(page)
                     where = f"{name}, {theme}, {palette}"
                     assert html_theme(page) == theme
                     check_texts(page, where)

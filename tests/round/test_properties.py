@@ -114,9 +114,12 @@ def _played(kind: str, timed: bool, steps: list[tuple[str, int, int]], watched: 
             assert not (due and watched), "a due flag comes before any refusal"
             seen.append(refusal.code)
             continue
+        # A timeout event is a flag unless it is the asked-for leave itself: a seat's
+        # explicit leave by timeout (its flag noticed elsewhere) when no due flag of a
+        # watched clock comes first.
         flagged = [e for e in done.events if e.action["type"] == "timeout"
                    and not (isinstance(action, rnd.Leave) and action.why == "timeout"
-                            and e.seat == seat and not due)]
+                            and e.seat == seat and not (due and watched))]
         if flagged or (due and done.round_after.status is rnd.Status.ABORTED):
             assert due and watched, "a flag falls only when due and watched"
             seen.append("flag")

@@ -3,12 +3,14 @@ pool as it is, one whose server ended it is thrown away and another handed out."
 
 from __future__ import annotations
 
+import copy
 import time
+import uuid
 from collections.abc import Iterator
 
 import psycopg
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from psycopg_pool import ConnectionPool
 
 from bloqueio_site.postgres.base import check_idle
@@ -23,18 +25,22 @@ def _conninfo() -> str:
         user=db["USER"] or "postgres", password=db["PASSWORD"] or None)
 
 
-def _end_sessions(pids: list[int] | None = None) -> None:
-    """End these server sessions (default: every other one on the test database) and
-    wait until the server has let them go."""
+def _end_sessions(pids: list[int] | None = None, application_name: str | None = None) -> None:
+    """End these server sessions (by backend pid, or every one of an application name)
+    and wait until the server has let them go. Never every session of the database:
+    other threads of this process hold connections of their own."""
     with psycopg.connect(_conninfo(), autocommit=True) as admin:
-        others = ("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                  "AND pid <> pg_backend_pid() AND backend_type = 'client backend'")
-        targets = pids or [pid for (pid,) in admin.execute(others)]
+        if application_name is not None:
+            pids = [pid for (pid,) in admin.execute(
+                "SELECT pid FROM pg_stat_activity WHERE application_name = %s",
+                [application_name])]
+        targets = set(pids or ())
+        assert targets, "no session to end"
         for pid in targets:
             admin.execute("SELECT pg_terminate_backend(%s)", [pid])
         for _ in range(200):
-            alive = {pid for (pid,) in admin.execute(others)}
-            if not alive & set(targets):
+            alive = {pid for (pid,) in admin.execute("SELECT pid FROM pg_stat_activity")}
+            if not alive & targets:
                 return
             time.sleep(0.05)
     raise AssertionError(f"sessions {targets} did not end")
@@ -78,10 +84,23 @@ def test_without_a_check_the_dead_connection_is_handed_out(pool: ConnectionPool)
 
 
 def test_the_site_pool_replaces_connections_their_server_ended() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-    connection.close()  # back to the pool
-    _end_sessions()  # every idle connection of this process's pool
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        assert cursor.fetchone() == (1,)
+    """The site's backend with the site's pool options (settings.DATABASES), in a pool
+    of its own, named so that only its sessions are ended."""
+    name = f"pool-check-{uuid.uuid4().hex[:12]}"
+    settings_dict = copy.deepcopy(connection.settings_dict)
+    settings_dict["OPTIONS"]["application_name"] = name
+    site = type(connections["default"])(settings_dict, alias=f"pool_check_{name[-12:]}")
+    assert isinstance(site.pool, ConnectionPool)
+    try:
+        with site.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            (first,) = cursor.fetchone()
+        site.close()  # back to the pool, idle beside the pool's other connections
+        _end_sessions(application_name=name)  # every one of them
+        with site.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            (second,) = cursor.fetchone()
+        assert second != first
+    finally:
+        site.close()
+        site.close_pool()
