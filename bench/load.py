@@ -201,6 +201,9 @@ async def connection(run: GameRun, ws_base: str, token: str | None, stop: asynci
                     run.errors.append(f"{frame.get('code')}: {frame.get('detail')}")
                 elif kind == "ping":
                     await ws.send('{"type": "pong"}')
+        except websockets.ConnectionClosedOK:
+            if not stop.is_set():  # our own close at the end of the run is no error
+                raise
         finally:
             closer.cancel()
 

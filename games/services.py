@@ -49,6 +49,7 @@ from games.playing import (
     submit_action,
 )
 from games.round import Abort, default_time_control, play
+from games.selectors import seats_of
 
 __all__ = [
     "GAME_CREATE_RATE",
@@ -160,7 +161,7 @@ def create_game(
             + [Seat(game=game, seat=i, user=bot, bot=True)
                for i, bot in enumerate(bot_users, start=1)])
         _claim_ranked(game, [user.pk])
-        game = _seated(game, round_store.seats_of(game), "created")
+        game = _seated(game, seats_of(game), "created")
     return game
 
 
@@ -204,7 +205,7 @@ def _take_seat(
     Seat.objects.create(game=game, seat=seat, user=user, bot=bot)
     if not bot:
         _claim_ranked(game, [user.pk])
-    return _seated(game, round_store.seats_of(game), "joined")
+    return _seated(game, seats_of(game), "joined")
 
 
 def _lock(game_id: int) -> tuple[Game, list[Seat]]:
@@ -242,7 +243,7 @@ def start_ranked_game(
         _claim_ranked(game, user_ids)
         Seat.objects.bulk_create(
             [Seat(game=game, seat=i, user_id=uid) for i, uid in enumerate(user_ids)])
-        game = round_store.start(game, round_store.seats_of(game), now, "matched")
+        game = round_store.start(game, seats_of(game), now, "matched")
     return game
 
 

@@ -59,8 +59,8 @@ _MODERATOR = f"""(
                         WHERE ug.user_id = u.id))))
     FROM {_table(User)} u WHERE u.id = %s)"""
 _HAS_CHAT = f"EXISTS (SELECT 1 FROM {_table(ChatMessage)} c WHERE c.game_id = g.id)"
-_SQL = selectors.game_with_seats_sql(
-    f", {_HAS_CHAT} AS has_chat, {_VIEWER} AS viewer_active, {_MODERATOR} AS moderator")
+_SQL = selectors.game_with_seats_sql(has_chat=_HAS_CHAT, viewer_active=_VIEWER,
+                                     moderator=_MODERATOR)
 
 
 def read(game_id: int, user: Any) -> Hello:
