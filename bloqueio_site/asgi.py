@@ -27,6 +27,7 @@ from bloqueio_site.autobahn_tuning import (  # noqa: E402
     quiet_autobahn,
 )
 from bloqueio_site.daphne_body import limit_daphne_bodies  # noqa: E402
+from bloqueio_site.gc_tuning import tune as tune_gc  # noqa: E402
 from bloqueio_site.routing import websocket_urlpatterns  # noqa: E402
 from bloqueio_site.socket_limits import AccountLimits, AddressLimits  # noqa: E402
 from bloqueio_site.ws_origin import OriginCheck  # noqa: E402
@@ -44,3 +45,5 @@ application = ProtocolTypeRouter(
         ))),
     }
 )
+# Last: everything loaded at start is frozen out of the collector's sight.
+tune_gc()
