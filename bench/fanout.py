@@ -41,6 +41,7 @@ from itertools import cycle
 from typing import Any
 
 import wsbench
+import wsclients
 from load import RECORDED, register
 
 
@@ -63,11 +64,11 @@ def setup(args: argparse.Namespace, bases: list[str]) -> tuple[int, list[list[di
                for t in tokens]
     spectators = [{"url": next(urls), "token": None, "game": game_id}
                   for _ in range(args.spectators)]
-    return game_id, [players, *wsbench.spread(spectators, args.workers)]
+    return game_id, [players, *wsclients.spread(spectators, args.workers)]
 
 
 def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str, Any]:
-    pool = wsbench.ClientPool(args.workers + 1, args.timeout + 60)
+    pool = wsclients.ClientPool(args.workers + 1, args.timeout + 60)
     watch: wsbench.ServerWatch | None = None
     try:
         clock = pool.check_clock()
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str
         if watch is not None:
             watch.close()
         pool.close()
-    got = wsbench.deliveries(sent, collected)
+    got = wsclients.deliveries(sent, collected)
     closed: dict[str, int] = {}
     for s in after:
         for code, n in s["closed"].items():
@@ -120,8 +121,8 @@ def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str
         "moves": len(sent), "incomplete_moves": got["incomplete"],
         "finished": played["finished"] == 4, "play_s": round(play_s, 2),
         "moves_per_s": round(len(sent) / play_s, 1) if play_s else None,
-        **wsbench.percentiles(got["every"]),
-        **{k: v for k, v in wsbench.percentiles(got["first"], "first_").items()
+        **wsclients.percentiles(got["every"]),
+        **{k: v for k, v in wsclients.percentiles(got["first"], "first_").items()
            if k in ("first_p50_ms", "first_p99_ms")},
         "errors": failed + error_frames + got["lost"] + gaps + sum(closed.values()),
         "failed_opens": failed, "closed_by_server": closed, "lost_deliveries": got["lost"],

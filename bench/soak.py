@@ -59,6 +59,7 @@ from typing import Any
 
 import load
 import wsbench
+import wsclients
 from balancer import Ports, proxies
 from load import RECORDED
 
@@ -112,19 +113,19 @@ def setup(args: argparse.Namespace, bases: list[str]) -> list[dict[str, Any]]:
     return specs
 
 
-def probe(args: argparse.Namespace, pool: wsbench.ClientPool, games: list[int]
+def probe(args: argparse.Namespace, pool: wsclients.ClientPool, games: list[int]
           ) -> dict[str, Any]:
     """Moves in `games`, one round after another; delivery to every socket of each game."""
     every: list[float] = []
     first: list[float] = []
     lost = dropped = incomplete = moves = 0
-    keys: list[wsbench.Key] = []
+    keys: list[wsclients.Key] = []
     for _ in range(args.probe_moves):
-        sent: dict[wsbench.Key, float] = {}
+        sent: dict[wsclients.Key, float] = {}
         for part in pool.call_all("move", 30, games=games):
             sent.update(part)
         moves += len(sent)
-        got = wsbench.deliveries(sent, pool.call_all("collect", 60, keys=list(sent), wait=30))
+        got = wsclients.deliveries(sent, pool.call_all("collect", 60, keys=list(sent), wait=30))
         every += got["every"]
         first += got["first"]
         lost += got["lost"]
@@ -137,14 +138,14 @@ def probe(args: argparse.Namespace, pool: wsbench.ClientPool, games: list[int]
     wanted = set(games)
     sockets = sum(n for part in parts for g, n in part["sockets"].items() if g in wanted)
     return {"probe_games": len(games), "probe_moves": moves, "probe_sockets": sockets,
-            **wsbench.percentiles(every, "probe_all_"),
-            "probe_first_p50_ms": wsbench.percentiles(first)["p50_ms"],
+            **wsclients.percentiles(every, "probe_all_"),
+            "probe_first_p50_ms": wsclients.percentiles(first)["p50_ms"],
             "probe_lost": lost, "probe_dropped": dropped, "probe_incomplete_moves": incomplete,
             "probe_your_turn_notes": f"{notes}/{moves}"}
 
 
 def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str, Any]:
-    pool = wsbench.ClientPool(args.workers, args.timeout + 60)
+    pool = wsclients.ClientPool(args.workers, args.timeout + 60)
     watch: wsbench.ServerWatch | None = None
     try:
         clock = pool.check_clock()
@@ -158,7 +159,7 @@ def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str
         started = time.monotonic()
         opened = pool.call(list(range(args.workers)), "open", args.timeout,
                            [{"specs": part, "ramp": args.ramp, "wait": 60}
-                            for part in wsbench.spread(specs, args.workers)])
+                            for part in wsclients.spread(specs, args.workers)])
         open_s = time.monotonic() - started
         profiles = {"open": profile.stop()}
         log(f"holding {args.hold:.0f} s ...")
