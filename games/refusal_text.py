@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games import errors
+from games import errors, texts
 from games.round import refusals
 
 
@@ -28,7 +28,8 @@ def service_error(refusal: refusals.Refusal) -> errors.GameError:
     if isinstance(refusal, refusals.PassNotSent):
         return errors.IllegalActionError(_("a pass is recorded by the server, never sent"))
     if isinstance(refusal, refusals.IllegalAction):
-        return errors.IllegalActionError(str(p["reason"]))  # the engine's own words
+        # The engine's own words, in the reader's language (games.texts).
+        return errors.IllegalActionError(texts.sentence(str(p["reason"])))
     if isinstance(refusal, refusals.AlreadyLeft):
         return errors.AlreadyLeft(_("Seat %(seat)s has already left the game.") % p)
     if isinstance(refusal, refusals.FlagFell):
