@@ -10,6 +10,7 @@ only it knows the account.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 from django.http.cookie import parse_cookie
@@ -22,6 +23,17 @@ def _supported(code: str) -> str | None:
         return get_supported_language_variant(code)
     except LookupError:
         return None
+
+
+def of_scope(scope: dict[str, Any]) -> str:
+    """The language of an ASGI connection: the signed-in account's choice (when the
+    scope has its user already), else `from_headers`."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        chosen = getattr(user, "language", "")
+        if chosen and chosen in {code for code, _name in settings.LANGUAGES}:
+            return str(chosen)
+    return from_headers(scope.get("headers") or [])
 
 
 def from_headers(headers: Iterable[tuple[bytes, bytes]]) -> str:

@@ -26,7 +26,6 @@ from uvicorn.protocols.utils import ClientDisconnected
 
 from accounts import selectors as accounts_selectors
 from accounts import ws_auth
-from accounts.language import account_language
 from bloqueio_site import jsontext, languages
 from bloqueio_site.drain import SCOPE_KEY as DRAIN
 from bloqueio_site.drain import SEND_NOW_KEY as SEND_NOW
@@ -61,13 +60,6 @@ IDLE_SECONDS = HEARTBEAT_SECONDS * 3
 BANNED = _("This account has been disabled.")
 TOKEN_REFUSED = _("Unknown or revoked token.")
 DATABASE_DOWN = _("The database is unavailable.")
-
-
-def socket_language(scope: dict[str, Any]) -> str:
-    """The language a socket speaks: the signed-in account's choice, else the
-    handshake's cookie or Accept-Language, as LocaleMiddleware picks for a page."""
-    return account_language(scope.get("user")) or languages.from_headers(
-        scope.get("headers") or [])
 
 
 # What a connect can meet when PostgreSQL or Redis is down: refused as `unavailable`.
@@ -109,7 +101,9 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.bucket = TokenBucket()
-        self.language = socket_language(self.scope)
+        # The account's choice, else the handshake's cookie or Accept-Language, as
+        # LocaleMiddleware picks for a page.
+        self.language = languages.of_scope(self.scope)
         self.conn_id = uuid.uuid4().hex
         self.last_heard = asyncio.get_running_loop().time()
         self.heartbeat: asyncio.Task[None] | None = None
