@@ -107,7 +107,10 @@ class GuardedASGIHandler(ASGIHandler):
         except SuspiciousOperation as exc:
             logging.getLogger(f"django.security.{type(exc).__name__}").warning("%s", exc)
             if scope.get("path", "").startswith("/api/"):
-                return None, JsonResponse({"code": "invalid", "detail": str(exc)}, status=400)
+                # No middleware has run: the language comes from the request's headers.
+                with translation.override(languages.from_headers(scope.get("headers", []))):
+                    detail = _("The request is malformed: %(error)s") % {"error": exc}
+                return None, JsonResponse({"code": "invalid", "detail": detail}, status=400)
             return None, HttpResponseBadRequest()
 
 

@@ -18,9 +18,9 @@ def service_error(refusal: refusals.Refusal) -> errors.GameError:
     if isinstance(refusal, refusals.NotStarted):
         return errors.NotStarted(_("The game has not started yet."))
     if isinstance(refusal, refusals.AlreadyOver):
-        return errors.GameOver(_("The game is already %(status)s.") % p)
+        return errors.GameOver(_("The game is already %(status)s.") % _status(p))
     if isinstance(refusal, refusals.GameOver):
-        return errors.GameOver(_("The game is %(status)s.") % p)
+        return errors.GameOver(_("The game is %(status)s.") % _status(p))
     if isinstance(refusal, refusals.StalePly):
         return errors.StalePly(_("The game is at ply %(ply)s, not %(sent)s.") % p)
     if isinstance(refusal, refusals.NotYourTurn):
@@ -36,3 +36,9 @@ def service_error(refusal: refusals.Refusal) -> errors.GameError:
         return errors.FlagFell(
             _("Seat %(seat)s ran out of time; the game is now at ply %(ply)s.") % p)
     raise TypeError(f"no words for {refusal!r}")  # a new refusal needs its sentence here
+
+
+def _status(params: dict[str, object]) -> dict[str, object]:
+    """The refusal's parameters with the game's status in words ("terminada", not
+    "finished")."""
+    return {**params, "status": texts.status(str(params["status"]))}

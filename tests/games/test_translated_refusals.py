@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import translation
 
 from accounts.bots import bot_account
-from games import errors
+from games import errors, services
 from games.ranked import matchmaking, ratings
 from tests.games.helpers import started_game
 
@@ -108,3 +108,13 @@ def test_the_admin_speaks_portuguese(admin_client):
     listing = admin_client.get("/admin/games/game/", HTTP_ACCEPT_LANGUAGE="pt-BR").content.decode()
     # The filter by status: the field's name and its choices.
     assert "situação" in listing.lower() and "aguardando" in listing
+
+
+def test_a_finished_game_says_its_status_in_portuguese(alice, bob):
+    game = started_game([alice, bob], kind="bloqueio2")
+    services.resign(game_id=game.pk, user=alice)
+    with translation.override(PT), pytest.raises(errors.GameOver) as over:
+        services.submit_action(game_id=game.pk, user=bob,
+                               action={"type": "move", "to": [1, 4]}, ply=1)
+    assert over.value.code == "game_over"
+    assert "terminada" in over.value.detail and "finished" not in over.value.detail
