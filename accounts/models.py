@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from accounts import names
 
@@ -29,7 +30,8 @@ class User(AbstractUser):
     objects = CaseInsensitiveUserManager()
 
     # "" for people; "easy", "medium" or "hard" for the computer's accounts.
-    bot_level = models.CharField(max_length=8, blank=True, default="", editable=False)
+    bot_level = models.CharField(_("bot level"),
+                                 max_length=8, blank=True, default="", editable=False)
     # Derived from `username` on save (accounts/names.py). NULL only for rows written
     # around save() (bulk_create) and for the later of two look-alike names that existed
     # before the key did (migration 0003): such a name cannot be looked up until renamed.
@@ -38,9 +40,11 @@ class User(AbstractUser):
     # The language this person chose with the switcher, a code of settings.LANGUAGES
     # (checked by accounts/language.py, not by `choices`: a new language needs no
     # migration); "" until they choose, when the cookie or Accept-Language decides.
-    language = models.CharField(max_length=10, blank=True, default="")
+    language = models.CharField(_("language"), max_length=10, blank=True, default="")
 
     class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
         constraints = [
             models.UniqueConstraint(fields=["username_key"],
                                     name="accounts_user_username_key_unique"),
@@ -87,12 +91,14 @@ class ApiToken(models.Model):
     listed and revoked in the settings page and `/api/auth/tokens/`."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="api_tokens")
-    name = models.CharField(max_length=50)
-    key = models.CharField(max_length=40, unique=True, default=_new_key, editable=False)
-    created = models.DateTimeField(auto_now_add=True)
+                             related_name="api_tokens", verbose_name=_("user"))
+    name = models.CharField(_("name"), max_length=50)
+    key = models.CharField(_("key"), max_length=40, unique=True, default=_new_key, editable=False)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
         ordering = ["created", "pk"]
 
     def __str__(self) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -30,6 +31,10 @@ from django.conf import settings
 from django.core.exceptions import SuspiciousOperation
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from bloqueio_site import languages
 
 Scope = dict[str, Any]
 Receive = Any
@@ -102,7 +107,10 @@ class GuardedASGIHandler(ASGIHandler):
         except SuspiciousOperation as exc:
             logging.getLogger(f"django.security.{type(exc).__name__}").warning("%s", exc)
             if scope.get("path", "").startswith("/api/"):
-                return None, JsonResponse({"code": "invalid", "detail": str(exc)}, status=400)
+                # No middleware has run: the language comes from the request's headers.
+                with translation.override(languages.from_headers(scope.get("headers", []))):
+                    detail = _("The request is malformed: %(error)s") % {"error": exc}
+                return None, JsonResponse({"code": "invalid", "detail": detail}, status=400)
             return None, HttpResponseBadRequest()
 
 
@@ -159,20 +167,27 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-def too_large_answer(path: str, limit: int) -> tuple[list[tuple[bytes, bytes]], bytes]:
+def too_large_answer(path: str, limit: int, headers: Iterable[tuple[bytes, bytes]] = ()
+                     ) -> tuple[list[tuple[bytes, bytes]], bytes]:
     """The 413's headers and body: `too_large` JSON for the API, text elsewhere, and
-    `Connection: close` so the server stops reading the rest of the body."""
-    detail = f"The request body is too large (at most {limit} bytes)."
+    `Connection: close` so the server stops reading the rest of the body. Its words are
+    in the language the request's cookie or Accept-Language asks for (`headers`: no
+    Django middleware has run, so no language is active yet)."""
+    language = languages.from_headers(headers)
+    with translation.override(language):
+        detail = _("The request body is too large (at most %(limit)s bytes).") % {
+            "limit": limit}
     if path.startswith("/api/"):
         body = json.dumps({"code": "too_large", "detail": detail}).encode()
         kind = b"application/json"
     else:
         body, kind = detail.encode(), b"text/plain; charset=utf-8"
     return [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
+            (b"content-language", language.encode()), (b"vary", b"Accept-Language, Cookie"),
             (b"connection", b"close")], body
 
 
 async def too_large(scope: Scope, send: Send, limit: int) -> None:
-    headers, body = too_large_answer(scope.get("path", ""), limit)
+    headers, body = too_large_answer(scope.get("path", ""), limit, scope.get("headers", []))
     await send({"type": "http.response.start", "status": 413, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -22,7 +22,9 @@ from bloqueio_site.asgi_http import too_large_answer
 def _refuse(request: Any) -> None:
     request._body_refused = True
     path = getattr(request.channel, "_path", b"").decode("latin-1").split("?", 1)[0]
-    headers, body = too_large_answer(path, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    asked = [(name, value) for name, values in request.requestHeaders.getAllRawHeaders()
+             for value in values]  # the request's, for the answer's language
+    headers, body = too_large_answer(path, settings.DATA_UPLOAD_MAX_MEMORY_SIZE, asked)
     status = HTTPStatus.REQUEST_ENTITY_TOO_LARGE
     head = [f"HTTP/1.1 {status.value} {status.phrase}".encode()]
     head += [name + b": " + value for name, value in headers]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.live.consumers import BaseConsumer
-from games.live.frames import FrameError, decode_json, error_frame
+from games.live.frames import FrameError, decode_json
 
 
 class PingConsumer(BaseConsumer):
@@ -24,7 +24,7 @@ class PingConsumer(BaseConsumer):
         try:
             content = decode_json(text_data)
         except FrameError as exc:
-            await self.send_json(error_frame(exc.code, exc.detail))
+            await self.send_json(self.error(exc.code, exc.detail, params=exc.params))
             return
         user = self.user
         username = user.get_username() if user is not None and user.is_authenticated else None

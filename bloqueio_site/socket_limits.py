@@ -31,9 +31,10 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
-from bloqueio_site import limits
+from bloqueio_site import languages, limits
 from games.live.frames import CLOSE_FLOOD as CLOSE_OVER_LIMIT  # 4429, as for a flood
 
 log = logging.getLogger(__name__)
@@ -263,7 +264,9 @@ class _Limits:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         try:
-            member = await self.check(scope)
+            # The refusal in the socket's language (context-local: this connection's task).
+            with translation.override(languages.of_scope(scope)):
+                member = await self.check(scope)
         except Over as over:
             await refuse(receive, send, over)
             return

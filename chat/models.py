@@ -9,29 +9,35 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Room(models.TextChoices):
-    PLAYERS = "players"
-    SPECTATORS = "spectators"
+    PLAYERS = "players", pgettext_lazy("chat room", "players")
+    SPECTATORS = "spectators", pgettext_lazy("chat room", "spectators")
 
 
 MAX_LENGTH = 280
 
 
 class ChatMessage(models.Model):
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="chat")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="chat",
+                             verbose_name=_("game"))
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                               related_name="chat_messages")
-    room = models.CharField(max_length=16, choices=Room.choices)
-    text = models.CharField(max_length=MAX_LENGTH)
-    created_at = models.DateTimeField(auto_now_add=True)
-    deleted = models.BooleanField(default=False)
+                               related_name="chat_messages", verbose_name=_("author"))
+    room = models.CharField(_("room"), max_length=16, choices=Room.choices)
+    text = models.CharField(_("text"), max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(_("sent at"), auto_now_add=True)
+    deleted = models.BooleanField(_("deleted"), default=False)
     deleted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
-    deleted_at = models.DateTimeField(null=True, blank=True)
+                                   on_delete=models.SET_NULL, related_name="+",
+                                   verbose_name=_("deleted by"))
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
         ordering = ["id"]
         indexes = [
             models.Index(fields=["game", "room", "id"], name="chat_game_room_id"),
@@ -47,14 +53,16 @@ class Mute(models.Model):
     """The user may not write in any chat until `until` (null: until unmuted)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="mutes")
-    until = models.DateTimeField(null=True, blank=True)
+                             related_name="mutes", verbose_name=_("user"))
+    until = models.DateTimeField(_("until"), null=True, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                           related_name="+")
-    reason = models.CharField(max_length=500, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+                           related_name="+", verbose_name=_("muted by"))
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("mute")
+        verbose_name_plural = _("mutes")
         indexes = [
             models.Index(fields=["user", "until"], name="mute_user_until"),
         ]

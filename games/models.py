@@ -12,44 +12,49 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Status(models.TextChoices):
-    WAITING = "waiting"
-    ACTIVE = "active"
-    FINISHED = "finished"
-    ABORTED = "aborted"
+    WAITING = "waiting", pgettext_lazy("game status", "waiting")
+    ACTIVE = "active", pgettext_lazy("game status", "active")
+    FINISHED = "finished", pgettext_lazy("game status", "finished")
+    ABORTED = "aborted", pgettext_lazy("game status", "aborted")
 
 
 LIVE_STATUSES = (Status.WAITING, Status.ACTIVE)
 
 
 class Game(models.Model):
-    kind = models.CharField(max_length=32)
-    ranked = models.BooleanField(default=False)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
-    seat_count = models.PositiveSmallIntegerField()
+    kind = models.CharField(_("kind"), max_length=32)
+    ranked = models.BooleanField(_("ranked"), default=False)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices,
+                              default=Status.WAITING)
+    seat_count = models.PositiveSmallIntegerField(_("seats"))
     # {"initial": seconds, "increment": seconds} or null for untimed games.
-    time_control = models.JSONField(null=True, blank=True)
+    time_control = models.JSONField(_("time control"), null=True, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     # The projection: derived from the events, rebuilt by `rebuild_games`.
-    ply = models.PositiveIntegerField(default=0)
-    state = models.JSONField()
-    result = models.JSONField(null=True, blank=True)
+    ply = models.PositiveIntegerField(_("ply"), default=0)
+    state = models.JSONField(_("state"))
+    result = models.JSONField(_("result"), null=True, blank=True)
     # Server clock (games/round/clock.py): {"remaining_ms": [...], "moved": [...]} as of
     # `turn_started_at`; `deadline` is when the seat to move flags (null: none running).
-    clock = models.JSONField(null=True, blank=True)
-    turn_started_at = models.DateTimeField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True)
+    clock = models.JSONField(_("clock"), null=True, blank=True)
+    turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
     # Set when a moderator annuls a ranked game: its rating changes were reverted.
-    annulled_at = models.DateTimeField(null=True, blank=True)
+    annulled_at = models.DateTimeField(_("annulled at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["deadline"], name="game_deadline",
@@ -72,16 +77,19 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    seat = models.PositiveSmallIntegerField()
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats",
+                             verbose_name=_("game"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
-    )
-    joined_at = models.DateTimeField(auto_now_add=True)
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats",
+        verbose_name=_("user"))
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
     # The seat is held by a bot account (denormalized from its user): the worker plays it.
-    bot = models.BooleanField(default=False)
+    bot = models.BooleanField(_("bot"), default=False)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["game", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="seat_unique_index"),
@@ -114,15 +122,18 @@ class EventQuerySet(models.QuerySet["Event"]):
 class Event(models.Model):
     """One entry of a game's history: an action, a pass, or a seat leaving."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
-    ply = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    action = models.JSONField()
-    at = models.DateTimeField()
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events",
+                             verbose_name=_("game"))
+    ply = models.PositiveIntegerField(_("ply"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    action = models.JSONField(_("action"))
+    at = models.DateTimeField(_("at"))
 
     objects = EventQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         ordering = ["game", "ply"]
         constraints = [
             models.UniqueConstraint(fields=["game", "ply"], name="event_unique_ply"),
@@ -154,9 +165,14 @@ class LiveRankedSeat(models.Model):
     on Seat cannot say "live ranked"). Rows go when the game ends or is aborted."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="live_ranked"
-    )
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="live_ranked",
+        verbose_name=_("user"))
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("game"))
+
+    class Meta:
+        verbose_name = _("live ranked seat")
+        verbose_name_plural = _("live ranked seats")
 
     def __str__(self) -> str:
         return f"{self.user_id} in ranked game {self.game_id}"
@@ -166,14 +182,16 @@ class QueueEntry(models.Model):
     """A user waiting for a ranked game of `kind`; one queue per user (unique user)."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry"
-    )
-    kind = models.CharField(max_length=32)
-    skill = models.IntegerField(help_text="mu on the display scale when joining")
-    joined_at = models.DateTimeField()
-    expires_at = models.DateTimeField()
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry",
+        verbose_name=_("user"))
+    kind = models.CharField(_("kind"), max_length=32)
+    skill = models.IntegerField(_("skill"), help_text=_("mu on the display scale when joining"))
+    joined_at = models.DateTimeField(_("joined at"))
+    expires_at = models.DateTimeField(_("expires at"))
 
     class Meta:
+        verbose_name = _("queue entry")
+        verbose_name_plural = _("queue entries")
         indexes = [models.Index(fields=["kind", "joined_at"], name="queue_kind_joined")]
 
     def __str__(self) -> str:
@@ -185,17 +203,19 @@ class Rating(models.Model):
     (`rating`, `provisional`) so the leaderboard is an index range scan."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
-    )
-    kind = models.CharField(max_length=32)
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    games = models.PositiveIntegerField(default=0)
-    rating = models.IntegerField()
-    provisional = models.BooleanField(default=True)
-    last_played_at = models.DateTimeField(null=True, blank=True)
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings",
+        verbose_name=_("user"))
+    kind = models.CharField(_("kind"), max_length=32)
+    mu = models.FloatField(_("mu"))
+    sigma = models.FloatField(_("sigma"))
+    games = models.PositiveIntegerField(_("games"), default=0)
+    rating = models.IntegerField(_("rating"))
+    provisional = models.BooleanField(_("provisional"), default=True)
+    last_played_at = models.DateTimeField(_("last played at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         constraints = [
             models.UniqueConstraint(fields=["user", "kind"], name="rating_unique_user_kind"),
         ]
@@ -214,20 +234,24 @@ class RatingChange(models.Model):
     """What one ranked game did to one player's rating (before/after), for history
     and for annulling the game exactly."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    kind = models.CharField(max_length=32)
-    seat = models.PositiveSmallIntegerField()
-    rank = models.PositiveSmallIntegerField()
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
-    rating_before = models.IntegerField()
-    rating_after = models.IntegerField()
-    at = models.DateTimeField()
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes",
+                             verbose_name=_("game"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("user"))
+    kind = models.CharField(_("kind"), max_length=32)
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    rank = models.PositiveSmallIntegerField(_("rank"))
+    mu_before = models.FloatField(_("mu before"))
+    sigma_before = models.FloatField(_("sigma before"))
+    mu_after = models.FloatField(_("mu after"))
+    sigma_after = models.FloatField(_("sigma after"))
+    rating_before = models.IntegerField(_("rating before"))
+    rating_after = models.IntegerField(_("rating after"))
+    at = models.DateTimeField(_("at"))
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="rating_change_unique"),
         ]
@@ -242,8 +266,12 @@ class RatingChange(models.Model):
 class ClockHeartbeat(models.Model):
     """When the clock worker was last alive; a long gap is downtime nobody is charged for."""
 
-    name = models.CharField(max_length=32, primary_key=True)
-    beat_at = models.DateTimeField()
+    name = models.CharField(_("name"), max_length=32, primary_key=True)
+    beat_at = models.DateTimeField(_("beat at"))
+
+    class Meta:
+        verbose_name = _("clock heartbeat")
+        verbose_name_plural = _("clock heartbeats")
 
     def __str__(self) -> str:
         return f"{self.name} at {self.beat_at}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games import errors
+from games import errors, texts
 from games.round import refusals
 
 
@@ -18,9 +18,9 @@ def service_error(refusal: refusals.Refusal) -> errors.GameError:
     if isinstance(refusal, refusals.NotStarted):
         return errors.NotStarted(_("The game has not started yet."))
     if isinstance(refusal, refusals.AlreadyOver):
-        return errors.GameOver(_("The game is already %(status)s.") % p)
+        return errors.GameOver(_("The game is already %(status)s.") % _status(p))
     if isinstance(refusal, refusals.GameOver):
-        return errors.GameOver(_("The game is %(status)s.") % p)
+        return errors.GameOver(_("The game is %(status)s.") % _status(p))
     if isinstance(refusal, refusals.StalePly):
         return errors.StalePly(_("The game is at ply %(ply)s, not %(sent)s.") % p)
     if isinstance(refusal, refusals.NotYourTurn):
@@ -28,10 +28,17 @@ def service_error(refusal: refusals.Refusal) -> errors.GameError:
     if isinstance(refusal, refusals.PassNotSent):
         return errors.IllegalActionError(_("a pass is recorded by the server, never sent"))
     if isinstance(refusal, refusals.IllegalAction):
-        return errors.IllegalActionError(str(p["reason"]))  # the engine's own words
+        # The engine's own words, in the reader's language (games.texts).
+        return errors.IllegalActionError(texts.sentence(str(p["reason"])))
     if isinstance(refusal, refusals.AlreadyLeft):
         return errors.AlreadyLeft(_("Seat %(seat)s has already left the game.") % p)
     if isinstance(refusal, refusals.FlagFell):
         return errors.FlagFell(
             _("Seat %(seat)s ran out of time; the game is now at ply %(ply)s.") % p)
     raise TypeError(f"no words for {refusal!r}")  # a new refusal needs its sentence here
+
+
+def _status(params: dict[str, object]) -> dict[str, object]:
+    """The refusal's parameters with the game's status in words ("terminada", not
+    "finished")."""
+    return {**params, "status": texts.status(str(params["status"]))}

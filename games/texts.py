@@ -87,7 +87,9 @@ STATUSES = {
 # NUMBER_PARTS are whole numbers; any other part is one token (a cell "[3,4]", a piece).
 NAME_PARTS = frozenset({"who", "name", "colour", "whose"})
 NUMBER_PARTS = frozenset({"before", "now", "steps", "grown", "n", "mine", "theirs", "size",
-                          "opened", "most", "want", "got", "seat"})
+                          "opened", "most", "want", "got", "seat", "lo", "hi", "count"})
+# Free text with spaces: a field's name, a described value, a list of pieces.
+LOOSE_PARTS = frozenset({"what", "value", "pieces"})
 
 # Why the engine refuses an action (Rules.is_legal(...).reason).
 REFUSALS = (
@@ -123,6 +125,37 @@ REFUSALS = (
     gettext_noop("%(piece)s does not fit on the board"),
     gettext_noop("not the shape of %(piece)s: it covers %(want)s squares, not %(got)s"),
     gettext_noop("not the shape of %(piece)s"),
+)
+
+# Why an action is malformed (engine.InvalidAction): the move check's answer and the
+# services' `illegal_action` detail. `what` names a field ("'to'", "'to' row"), `value` is
+# the engine's brief description of what came (`"'move'"`, "a list of 3 items").
+MALFORMED = (
+    gettext_noop("%(what)s must be an integer, not %(value)s"),
+    gettext_noop("%(what)s must be a list [row, col], not %(value)s"),
+    gettext_noop("%(what)s %(cell)s is out of range %(lo)s..%(hi)s"),
+    gettext_noop("an action must be a JSON object, not %(value)s"),
+    gettext_noop("action 'type' must be a string, not %(value)s"),
+    gettext_noop("unknown action type %(value)s"),
+    gettext_noop("unknown key %(value)s in a %(type)s action"),
+    gettext_noop("a %(type)s action needs %(key)s"),
+    gettext_noop("orientation must be 'H' or 'V', not %(value)s"),
+    gettext_noop("'piece' must be a piece name, not %(value)s"),
+    gettext_noop("unknown piece %(value)s: one of %(pieces)s"),
+    gettext_noop("'cells' must be a list of [row, col], not %(value)s"),
+    gettext_noop("'cells' must list 1 to %(most)s squares, not %(count)s"),
+    gettext_noop("'cells' lists a square twice"),
+    gettext_noop("leaving is not an action: use Rules.leave()"),
+)
+# The parts of `what` and `value` (engine.errors.brief) that are words.
+FIELD_WORDS = {
+    "row": gettext_noop("%(field)s row"),
+    "col": gettext_noop("%(field)s col"),
+}
+CELL_WORD = gettext_noop("cell")
+VALUE_WORDS = (
+    (re.compile(r"a (?:list|tuple) of (?P<n>\d+) items"), gettext_noop("a list of %(n)s items")),
+    (re.compile(r"an object with (?P<n>\d+) keys"), gettext_noop("an object with %(n)s keys")),
 )
 
 # Why a bot likes a move (bots.explain): hints, and the replay's best move.
@@ -173,12 +206,12 @@ def _compile(msgid: str) -> _Pattern:
         else:
             seen.add(piece)
             body = r"-?\d+" if piece in NUMBER_PARTS else (
-                r".+?" if piece in NAME_PARTS else r"\S+?")
+                r".+?" if piece in NAME_PARTS | LOOSE_PARTS else r"\S+?")
             out.append(f"(?P<{piece}>{body})")
     return _Pattern(msgid, re.compile("".join(out)))
 
 
-_PATTERNS = tuple(_compile(m) for m in (*REFUSALS, *REASONS))
+_PATTERNS = tuple(_compile(m) for m in (*REFUSALS, *MALFORMED, *REASONS))
 
 
 def sentence(text: str) -> str:
@@ -187,10 +220,31 @@ def sentence(text: str) -> str:
     for pattern in _PATTERNS:
         found = pattern.regex.fullmatch(text)
         if found is not None:
-            parts = {k: colour(v) if k in NAME_PARTS else v
-                     for k, v in found.groupdict().items()}
+            parts = {k: _part(k, v) for k, v in found.groupdict().items()}
             return gettext(pattern.msgid) % parts
     return text
+
+
+def _part(name: str, text: str) -> str:
+    """One part of a matched sentence in the active language (colours, fields, values)."""
+    if name in NAME_PARTS:
+        return colour(text)
+    if name == "what":
+        return _field(text)
+    if name == "value":
+        for regex, msgid in VALUE_WORDS:
+            found = regex.fullmatch(text)
+            if found is not None:
+                return gettext(msgid) % found.groupdict()
+    return text
+
+
+def _field(what: str) -> str:
+    """A field as the engine names it ("'to'", "'at' row", "cell col"), in words."""
+    field, _space, word = what.rpartition(" ")
+    if field and word in FIELD_WORDS:
+        return gettext(FIELD_WORDS[word]) % {"field": _field(field)}
+    return gettext(CELL_WORD) if what == CELL_WORD else what
 
 
 def colour(name: str) -> str:

@@ -22,6 +22,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -265,6 +266,9 @@ def board_svg(request: HttpRequest, game_id: int) -> HttpResponse:
     response["Cache-Control"] = ("public, max-age=86400"
                                  if game.status in (Status.FINISHED, Status.ABORTED)
                                  or ply < game.ply else "no-cache")
+    # Its <title>s are in the reader's language: the switcher's cookie (or the account
+    # behind the session cookie) chooses it as much as Accept-Language.
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
     return response
 
 
@@ -285,7 +289,8 @@ def check(request: HttpRequest, game_id: int) -> JsonResponse:
     try:
         legality = rules.is_legal(rules.state_from_json(game.state), action, seat)
     except engine.EngineError as exc:
-        return JsonResponse({"ok": False, "reason": str(getattr(exc, "reason", exc))})
+        return JsonResponse({"ok": False,
+                             "reason": texts.sentence(str(getattr(exc, "reason", exc)))})
     reason = texts.sentence(legality.reason) if legality.reason else legality.reason
     return JsonResponse({"ok": bool(legality.ok), "reason": reason})
 

@@ -12,21 +12,23 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 REASON_MAX = 1000
 
 
 class Action(models.TextChoices):
-    ABORT_GAME = "abort_game"
-    ANNUL_GAME = "annul_game"
-    REMOVE_SEAT = "remove_seat"
-    BAN_USER = "ban_user"
-    UNBAN_USER = "unban_user"
-    MUTE_USER = "mute_user"
-    UNMUTE_USER = "unmute_user"
-    DELETE_MESSAGE = "delete_message"
-    RESOLVE_REPORT = "resolve_report"
-    DISMISS_REPORT = "dismiss_report"
+    ABORT_GAME = "abort_game", _("abort game")
+    ANNUL_GAME = "annul_game", _("annul game")
+    REMOVE_SEAT = "remove_seat", _("remove seat")
+    BAN_USER = "ban_user", _("ban user")
+    UNBAN_USER = "unban_user", _("unban user")
+    MUTE_USER = "mute_user", _("mute user")
+    UNMUTE_USER = "unmute_user", _("unmute user")
+    DELETE_MESSAGE = "delete_message", _("delete message")
+    RESOLVE_REPORT = "resolve_report", _("resolve report")
+    DISMISS_REPORT = "dismiss_report", _("dismiss report")
 
 
 DONE = "done"
@@ -49,18 +51,21 @@ class ModerationLog(models.Model):
 
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                               on_delete=models.PROTECT, related_name="+",
-                              help_text="empty: the system")
-    action = models.CharField(max_length=32, choices=Action.choices)
-    target_type = models.CharField(max_length=64)
-    target_id = models.CharField(max_length=64)
-    target_repr = models.TextField()
-    reason = models.TextField()
-    outcome = models.TextField(default=DONE, help_text='"done", or why it was refused')
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
+                              help_text=_("empty: the system"), verbose_name=_("actor"))
+    action = models.CharField(_("action"), max_length=32, choices=Action.choices)
+    target_type = models.CharField(_("target type"), max_length=64)
+    target_id = models.CharField(_("target id"), max_length=64)
+    target_repr = models.TextField(_("target"))
+    reason = models.TextField(_("reason"))
+    outcome = models.TextField(_("outcome"),
+                               default=DONE, help_text=_('"done", or why it was refused'))
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
 
     objects = ModerationLogQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("moderation log entry")
+        verbose_name_plural = _("moderation log")
         ordering = ["-at", "-id"]
         # No add/change/delete permissions exist to grant: rows come from the services.
         default_permissions = ("view",)
@@ -90,42 +95,45 @@ class ModerationLog(models.Model):
 
 
 class TargetType(models.TextChoices):
-    USER = "user"
-    GAME = "game"
-    CHAT_MESSAGE = "chat_message"
+    USER = "user", _("user")
+    GAME = "game", _("game")
+    CHAT_MESSAGE = "chat_message", _("chat message")
 
 
 class Category(models.TextChoices):
-    CHEATING = "cheating"
-    ABUSE = "abuse"
-    SPAM = "spam"
-    OTHER = "other"
+    CHEATING = "cheating", _("cheating")
+    ABUSE = "abuse", _("abuse")
+    SPAM = "spam", _("spam")
+    OTHER = "other", _("other")
 
 
 class ReportStatus(models.TextChoices):
-    OPEN = "open"
-    RESOLVED = "resolved"
-    DISMISSED = "dismissed"
+    OPEN = "open", pgettext_lazy("report", "open")
+    RESOLVED = "resolved", pgettext_lazy("report", "resolved")
+    DISMISSED = "dismissed", pgettext_lazy("report", "dismissed")
 
 
 class Report(models.Model):
     """A player's report of a user, a game or a chat message, queued for moderators."""
 
     reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                 related_name="reports_filed")
-    target_type = models.CharField(max_length=16, choices=TargetType.choices)
-    target_id = models.PositiveBigIntegerField()
-    category = models.CharField(max_length=16, choices=Category.choices)
-    reason = models.TextField(max_length=REASON_MAX)
-    status = models.CharField(max_length=16, choices=ReportStatus.choices,
+                                 related_name="reports_filed", verbose_name=_("reporter"))
+    target_type = models.CharField(_("target type"), max_length=16, choices=TargetType.choices)
+    target_id = models.PositiveBigIntegerField(_("target id"))
+    category = models.CharField(_("category"), max_length=16, choices=Category.choices)
+    reason = models.TextField(_("reason"), max_length=REASON_MAX)
+    status = models.CharField(_("status"), max_length=16, choices=ReportStatus.choices,
                               default=ReportStatus.OPEN)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
-    handled_at = models.DateTimeField(null=True, blank=True)
-    resolution = models.TextField(blank=True)
+                                   on_delete=models.SET_NULL, related_name="+",
+                                   verbose_name=_("handled by"))
+    handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
+    resolution = models.TextField(_("resolution"), blank=True)
 
     class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
         ordering = ["created_at", "id"]
         indexes = [
             models.Index(fields=["status", "created_at"], name="report_queue"),

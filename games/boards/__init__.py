@@ -21,6 +21,8 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games import engine
 from games.boards import barrier, blockade, blokus
 from games.boards.colours import seat_styles
@@ -73,8 +75,19 @@ def board_css(kind: str) -> str:
 def render_svg(kind: str, state: dict[str, Any], *, ply: int | None = None,
                title: str | None = None) -> str:
     """The position `state` of a `kind` game as a standalone SVG (row 0 at the top)."""
-    spec = _spec(kind)
+    spec = _in_words(_spec(kind))
     return FAMILIES[spec["family"]].render_svg(kind, spec, state, ply=ply, title=title)
+
+
+def _in_words(spec: dict[str, Any]) -> dict[str, Any]:
+    """`spec` with its title and colour names in the active language, for the `<title>`s
+    of a drawing (a copy: the cached spec stays English)."""
+    from games import texts  # texts is built on this package: imported when drawing
+
+    def named(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**e, "name": texts.colour(e["name"])} for e in entries]
+    return {**spec, "title": texts.words(spec["title"]), "seats": named(spec["seats"]),
+            "colours": named(spec["colours"])}
 
 
 def rules_figures(kind: str) -> dict[str, Any]:
@@ -83,6 +96,7 @@ def rules_figures(kind: str) -> dict[str, Any]:
     spec = _spec(kind)
     family = FAMILIES[spec["family"]]
     start = render_svg(kind, engine.get(kind).initial().to_json(),
-                       title=f"{spec['title']}: the starting position")
+                       title=gettext("%(kind)s: the starting position") % {
+                           "kind": _in_words(spec)["title"]})
     figures = getattr(family, "piece_figures", None)
     return {"start": start, "pieces": figures(kind) if figures else []}

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
+from django.utils.translation import gettext as _
+
 from games import engine
 from games.boards.colours import INK, seat_styles
 
@@ -87,11 +89,12 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
     """A standalone SVG of a barrier-game position (no rotation: row 0 at the top)."""
     grid, seats = spec["grid"], spec["seats"]
     size = grid * CELL + 2 * MARGIN
+    default_title = _("%(kind)s position") % {"kind": spec["title"]}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
         f'width="{size}" height="{size}" role="img" class="board" data-kind="{kind}"'
         + (f' data-ply="{ply}"' if ply is not None else "") + ">",
-        f"<title>{escape(title or f'{kind} position')}</title>",
+        f"<title>{escape(title or default_title)}</title>",
         f'<rect width="{size}" height="{size}" rx="12" fill="#f1f5f9"/>',
     ]
     for k in range(grid):
@@ -130,9 +133,11 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
         r, c = pawn
         seat = seats[index]
         cx, cy = MARGIN + c * CELL + CELL / 2, MARGIN + r * CELL + CELL / 2
+        label = _("%(name)s pawn on %(cell)s") % {"name": seat["name"],
+                                                  "cell": cell_name(r, c)}
         out.append(
             f'<g class="pawn" data-seat="{index}" data-row="{r}" data-col="{c}">'
-            f"<title>{seat['name']} pawn on {cell_name(r, c)}</title>"
+            f"<title>{escape(label)}</title>"
             f'<circle cx="{cx}" cy="{cy}" r="{PAWN_R}" fill="{seat["colour"]}" '
             f'stroke="{INK}" stroke-width="2"/>'
             f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="15" '

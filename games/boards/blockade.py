@@ -22,6 +22,8 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
+from django.utils.translation import gettext as _
+
 from games import engine
 from games.boards.colours import INK
 
@@ -87,11 +89,12 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
     width, height = cols * CELL + 2 * MARGIN, rows * CELL + 2 * MARGIN
     last = state.get("last") or None
     last_at = tuple(last["at"]) if last else None
+    default_title = _("%(kind)s position") % {"kind": spec["title"]}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" role="img" class="board" data-kind="{escape(kind)}"'
         + (f' data-ply="{int(ply)}"' if ply is not None else "") + ">",
-        f"<title>{escape(title or f'{kind} position')}</title>",
+        f"<title>{escape(title or default_title)}</title>",
         f'<rect width="{width}" height="{height}" rx="12" fill="{BACKGROUND}"/>',
     ]
     for c in range(cols):
@@ -148,10 +151,11 @@ def _marks(spec: dict[str, Any], state: dict[str, Any],
             seat = seats[owner]
             x, y = _origin(r, c)
             is_last = last_at == (r, c)
+            label = _("%(name)s on %(cell)s") % {"name": seat["name"], "cell": cell_name(r, c)}
             out.append(
                 f'<g class="mark" data-seat="{owner}" data-row="{r}" data-col="{c}"'
                 + (' data-last="true"' if is_last else "") + ">"
-                f"<title>{escape(seat['name'])} on {cell_name(r, c)}</title>"
+                f"<title>{escape(label)}</title>"
                 f'<rect x="{x + INSET}" y="{y + INSET}" width="{CELL - 2 * INSET}" '
                 f'height="{CELL - 2 * INSET}" rx="6" fill="{seat["colour"]}" '
                 f'fill-opacity="{MARK_OPACITY}" stroke="{seat["text"]}" stroke-width="1.5"/>'
@@ -174,7 +178,8 @@ def _run_pieces(spec: dict[str, Any], state: dict[str, Any],
             f'<rect class="block" data-row="{r}" data-col="{c}" x="{x + INSET}" '
             f'y="{y + INSET}" width="{CELL - 2 * INSET}" height="{CELL - 2 * INSET}" rx="6" '
             f'fill="{BLOCK}" stroke="{BLOCK_EDGE}" stroke-width="1.5">'
-            f"<title>{cell_name(r, c)} blocked</title></rect>"
+            f"<title>{escape(_('%(cell)s blocked') % {'cell': cell_name(r, c)})}</title>"
+            "</rect>"
         )
     seats = spec["seats"]
     for index, pawn in enumerate(state.get("pawns", [])):
@@ -187,10 +192,12 @@ def _run_pieces(spec: dict[str, Any], state: dict[str, Any],
         is_last = last_at == (r, c)
         if is_last:
             out.append(_ring(r, c))
+        label = _("%(name)s pawn on %(cell)s") % {"name": seat["name"],
+                                                  "cell": cell_name(r, c)}
         out.append(
             f'<g class="pawn" data-seat="{index}" data-row="{r}" data-col="{c}"'
             + (' data-last="true"' if is_last else "") + ">"
-            f"<title>{escape(seat['name'])} pawn on {cell_name(r, c)}</title>"
+            f"<title>{escape(label)}</title>"
             f'<circle cx="{cx}" cy="{cy}" r="{PAWN_R}" fill="{seat["colour"]}" '
             f'stroke="{INK}" stroke-width="2"/>'
             f'<text x="{cx}" y="{cy + 7}" text-anchor="middle" font-size="20" '

@@ -17,6 +17,9 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from games import engine
 from games.boards.colours import INK, seat_styles
 from games.engine.blokus import pieces
@@ -108,12 +111,13 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
     size = n * CELL + 2 * MARGIN
     board: list[list[Any]] = state["board"]
     font = 'font-family="system-ui, sans-serif"'
+    default_title = _("%(kind)s position") % {"kind": spec["title"]}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
         f'width="{size}" height="{size}" role="img" class="board blokus" '
         f"data-kind={quoteattr(kind)}"
         + (f' data-ply="{int(ply)}"' if ply is not None else "") + ">",
-        f"<title>{escape(title or f'{kind} position')}</title>",
+        f"<title>{escape(title or default_title)}</title>",
         f'<rect width="{size}" height="{size}" rx="12" fill="#f1f5f9"/>',
         f'<rect x="{MARGIN}" y="{MARGIN}" width="{n * CELL}" height="{n * CELL}" '
         f'fill="{BOARD_BG}"/>',
@@ -136,9 +140,11 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
             continue
         colour = colours[index]
         cx, cy = MARGIN + c * CELL + CELL / 2, MARGIN + r * CELL + CELL / 2
+        label = _("%(name)s starts on %(cell)s") % {"name": colour["name"],
+                                                    "cell": cell_name(r, c)}
         out.append(
             f'<g class="start" data-colour="{index}" data-row="{r}" data-col="{c}">'
-            f"<title>{escape(colour['name'])} starts on {cell_name(r, c)}</title>"
+            f"<title>{escape(label)}</title>"
             f'<circle cx="{cx}" cy="{cy}" r="{CELL / 2 - 4}" fill="{colour["colour"]}" '
             f'fill-opacity="0.22" stroke="{colour["text"]}" stroke-width="2" '
             f'stroke-dasharray="4 3"/>'
@@ -179,6 +185,8 @@ def piece_figures(kind: str) -> list[dict[str, str]]:
         rows = 1 + max(r for r, _ in shape)
         cols = 1 + max(c for _, c in shape)
         w, h = cols * PIECE_CELL + 2, rows * PIECE_CELL + 2
+        label = ngettext("%(name)s: %(count)s square", "%(name)s: %(count)s squares",
+                         len(shape)) % {"name": name, "count": len(shape)}
         squares = "".join(
             f'<rect x="{1 + c * PIECE_CELL}" y="{1 + r * PIECE_CELL}" width="{PIECE_CELL}" '
             f'height="{PIECE_CELL}" fill="{fill}" stroke="{INK}" stroke-width="1"/>'
@@ -186,6 +194,5 @@ def piece_figures(kind: str) -> list[dict[str, str]]:
         out.append({"name": name, "svg": (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" '
             f'height="{h}" role="img" class="piece" data-piece="{name}" '
-            f'data-squares="{len(shape)}"><title>{escape(name)}: {len(shape)} '
-            f'square{"s" if len(shape) > 1 else ""}</title>{squares}</svg>')})
+            f'data-squares="{len(shape)}"><title>{escape(label)}</title>{squares}</svg>')})
     return out

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from games import selectors
 from games.live import fanout
 from games.live.db import off_loop
 from games.live.frames import CLOSE_UNAUTHORIZED, TokenBucket
 from games.live.game_socket import SYNC_PER_SECOND, GameConsumer
 from games.live.realtime import LOBBY_TOPIC, lobby_summary
-from games.live.sockets import BaseConsumer
+from games.live.sockets import TOKEN_REFUSED, BaseConsumer
 from games.models import Status
 
 __all__ = ["SYNC_PER_SECOND", "BaseConsumer", "GameConsumer", "LobbyConsumer", "MeConsumer",
@@ -54,11 +56,11 @@ class MeConsumer(BaseConsumer):
 
     async def connect(self) -> None:
         if self.scope.get("auth_failed"):
-            await self.refuse("authentication_failed", "Unknown or revoked token.",
-                              CLOSE_UNAUTHORIZED)
+            await self.refuse("authentication_failed", TOKEN_REFUSED, CLOSE_UNAUTHORIZED)
             return
         if self.user_id is None:
-            await self.refuse("not_authenticated", "Log in or send a token.", CLOSE_UNAUTHORIZED)
+            await self.refuse("not_authenticated", _("Log in or send a token."),
+                              CLOSE_UNAUTHORIZED)
             return
         if not await self.listen_for_ban():  # joins the user's topic: notices come there
             return

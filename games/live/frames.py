@@ -11,6 +11,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 from bloqueio_site import strict_json
 
 MAX_FRAME_BYTES = 16 * 1024
@@ -27,14 +31,21 @@ CLOSE_FLOOD = 4429
 CLOSE_UNAVAILABLE = 4503
 
 
-class FrameError(Exception):
-    """A refused frame; ``ref`` is the client's, when the frame was an object that had one."""
+Detail = str | Promise  # a text, or one marked with gettext_lazy, said in the socket's language
 
-    def __init__(self, code: str, detail: str, ref: Any = None):
-        super().__init__(detail)
+
+class FrameError(Exception):
+    """A refused frame; ``ref`` is the client's, when the frame was an object that had one.
+    `detail` is lazy (and `params` fill its placeholders): the socket says it in its own
+    language (games.live.sockets, `BaseConsumer.error`)."""
+
+    def __init__(self, code: str, detail: Detail, ref: Any = None,
+                 params: dict[str, Any] | None = None):
+        super().__init__(str(detail))
         self.code = code
         self.detail = detail
         self.ref = ref
+        self.params = params or {}
 
 
 @dataclass
@@ -63,7 +74,7 @@ def decode_frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, A
     """The frame as a JSON object with a string `type`, or a FrameError."""
     content = decode_json(text_data)
     if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-        raise FrameError("invalid_frame", "A frame is a JSON object with a string `type`.",
+        raise FrameError("invalid_frame", _("A frame is a JSON object with a string `type`."),
                          ref_of(content) if isinstance(content, dict) else None)
     return content
 
@@ -81,17 +92,17 @@ def ref_of_text(text_data: str | None) -> Any:
 def decode_json(text_data: str | None) -> Any:
     """Any JSON value in a text frame within the size limit, or a FrameError."""
     if text_data is None:
-        raise FrameError("invalid_frame", "Frames must be JSON text, not binary.")
+        raise FrameError("invalid_frame", _("Frames must be JSON text, not binary."))
     # The limit is in bytes, as documented: counting characters let a frame of 3- or
     # 4-byte characters through at up to four times the limit. (The cheap length check
     # first: a character is at least one byte.)
     if len(text_data) > MAX_FRAME_BYTES or utf8_size(text_data) > MAX_FRAME_BYTES:
-        raise FrameError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.",
-                         _ref_of_oversized(text_data))
+        raise FrameError("too_large", _("Frames are limited to %(bytes)s bytes."),
+                         _ref_of_oversized(text_data), {"bytes": MAX_FRAME_BYTES})
     try:
         return strict_json.loads(text_data)
     except ValueError:
-        raise FrameError("invalid_json", "The frame is not valid JSON.") from None
+        raise FrameError("invalid_json", _("The frame is not valid JSON.")) from None
 
 
 def _ref_of_oversized(text_data: str) -> Any:
@@ -127,3 +138,12 @@ def ref_of(content: dict[str, Any]) -> Any:
 
 def error_frame(code: str, detail: str, ref: Any = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "detail": detail, "ref": ref}
+
+
+def said(detail: Detail, language: str, params: dict[str, Any] | None = None) -> str:
+    """`detail` in `language`, its placeholders filled. Overriding here, in one step
+    with no await, keeps the language to this socket: the fan-out calls many sockets'
+    handlers from one task in turn."""
+    with translation.override(language):
+        text = str(detail)
+    return text % params if params else text

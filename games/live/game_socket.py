@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from django.db import DatabaseError
+from django.utils.translation import gettext_lazy as _
 
 from bloqueio_site import jsontext
 from bloqueio_site.errors import ServiceError
@@ -31,10 +32,9 @@ from games.live.frames import (
     CLOSE_UNAUTHORIZED,
     FrameError,
     TokenBucket,
-    error_frame,
     ref_of,
 )
-from games.live.sockets import BaseConsumer
+from games.live.sockets import BANNED, DATABASE_DOWN, TOKEN_REFUSED, BaseConsumer
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,7 @@ CHAT_ON_SYNC = chat_selectors.HISTORY_CAP
 # needs one after a gap or a reconnect, not twenty a second).
 SYNC_PER_SECOND = 2.0
 SYNC_BURST = 5.0
+NO_GAME = _("No game %(id)s.")
 _STATUS_ORDER = {"waiting": 0, "active": 1, "finished": 2, "aborted": 2}
 
 def _chat_after(game_id: int, user: Any, after: int) -> list[dict[str, Any]] | None:
@@ -81,8 +82,7 @@ class GameConsumer(BaseConsumer):
         self.ready = False
         self.held: list[tuple[dict[str, Any], fanout.Frames]] = []
         if self.scope.get("auth_failed"):
-            await self.refuse("authentication_failed", "Unknown or revoked token.",
-                              CLOSE_UNAUTHORIZED)
+            await self.refuse("authentication_failed", TOKEN_REFUSED, CLOSE_UNAUTHORIZED)
             return
         # Listen before reading (one read: games.live.hello): an event committed in
         # between then arrives as a duplicate (dropped), never as a loss, and a ban
@@ -92,10 +92,10 @@ class GameConsumer(BaseConsumer):
                             else [fanout.user_topic(self.user_id), self.topic])
         found = await off_loop(hello.read)(self.game_id, self.user)
         if not found.active:
-            await self.refuse("banned", "This account has been disabled.", CLOSE_BANNED)
+            await self.refuse("banned", BANNED, CLOSE_BANNED)
             return
         if found.game is None:
-            await self.refuse("not_found", f"No game {self.game_id}.", CLOSE_NOT_FOUND)
+            await self.refuse("not_found", NO_GAME, CLOSE_NOT_FOUND, {"id": self.game_id})
             return
         game, chat = found.game, found.chat
         self.seat, self.moderator = found.seat, found.moderator
@@ -165,26 +165,27 @@ class GameConsumer(BaseConsumer):
         ref = ref_of(content)
         if kind == "sync":
             if not self.syncs.take():
-                await self.send_json(error_frame(
-                    "rate_limited", f"At most {SYNC_PER_SECOND:g} syncs a second; you hold "
-                    "every event since your last answer.", ref))
+                await self.send_json(self.error(
+                    "rate_limited", _("At most %(most)s syncs a second; you hold every event "
+                                      "since your last answer."), ref,
+                    {"most": f"{SYNC_PER_SECOND:g}"}))
                 return
             after = content.get("after", 0)
             if type(after) is not int or after < 0:
-                await self.send_json(error_frame("invalid", "`after` must be a ply >= 0.", ref))
+                await self.send_json(self.error("invalid", _("`after` must be a ply >= 0."), ref))
                 return
             chat_after = content.get("chat_after")
             if chat_after is not None and (type(chat_after) is not int or chat_after < 0):
-                await self.send_json(error_frame(
-                    "invalid", "`chat_after` must be a chat message id >= 0.", ref))
+                await self.send_json(self.error(
+                    "invalid", _("`chat_after` must be a chat message id >= 0."), ref))
                 return
             await self._send_sync(after, chat_after)
         elif kind == "chat":
             await self._chat(content, ref)
         elif kind in ("action", "resign"):
             if self.user_id is None or self.seat is None:
-                await self.send_json(error_frame(
-                    "read_only", "Spectators may only send sync and ping.", ref))
+                await self.send_json(self.error(
+                    "read_only", _("Spectators may only send sync and ping."), ref))
                 return
             await self._write(kind, content, ref)
         else:
@@ -195,23 +196,23 @@ class GameConsumer(BaseConsumer):
             if kind == "action":
                 ply = content.get("ply")
                 if type(ply) is not int:
-                    raise FrameError("invalid", "`ply` must be the game's current ply.")
+                    raise FrameError("invalid", _("`ply` must be the game's current ply."))
                 if not isinstance(content.get("action"), dict):
-                    raise FrameError("invalid", "`action` must be an action object.")
-                done = await off_loop(services.submit_action)(
+                    raise FrameError("invalid", _("`action` must be an action object."))
+                done = await self.in_language(services.submit_action)(
                     game_id=self.game_id, user=self.user, action=content["action"], ply=ply)
                 ply_after = done.event.ply
             else:
-                game = await off_loop(services.resign)(
+                game = await self.in_language(services.resign)(
                     game_id=self.game_id, user=self.user)
                 ply_after = game.ply
         except FrameError as exc:
-            await self.send_json(error_frame(exc.code, exc.detail, ref))
+            await self.send_json(self.error(exc.code, exc.detail, ref, exc.params))
         except ServiceError as exc:
-            await self.send_json(error_frame(exc.code, exc.detail, ref))
+            await self.send_json(self.error(exc.code, exc.detail, ref))
         except DatabaseError:
             log.warning("database error on a websocket write", exc_info=True)
-            await self.send_json(error_frame("unavailable", "The database is unavailable.", ref))
+            await self.send_json(self.error("unavailable", DATABASE_DOWN, ref))
         else:
             await self.send_json({"type": "ack", "ref": ref, "ply": ply_after})
 
@@ -219,19 +220,19 @@ class GameConsumer(BaseConsumer):
         """A chat message: `ack` with its id, or an error frame. Its `chat` frame comes
         through the fan-out like everyone's (before or after the ack)."""
         if self.user_id is None:
-            await self.send_json(error_frame("not_authenticated", "Log in to chat.", ref))
+            await self.send_json(self.error("not_authenticated", _("Log in to chat."), ref))
             return
         try:
-            message = await off_loop(chat_services.post_message)(
+            message = await self.in_language(chat_services.post_message)(
                 game_id=self.game_id, user=self.user, text=content.get("text"))
         except Muted as exc:
-            await self.send_json({**error_frame(exc.code, exc.detail, ref),
+            await self.send_json({**self.error(exc.code, exc.detail, ref),
                                   "until": exc.as_dict()["until"]})
         except ServiceError as exc:
-            await self.send_json(error_frame(exc.code, exc.detail, ref))
+            await self.send_json(self.error(exc.code, exc.detail, ref))
         except DatabaseError:
             log.warning("database error on a chat message", exc_info=True)
-            await self.send_json(error_frame("unavailable", "The database is unavailable.", ref))
+            await self.send_json(self.error("unavailable", DATABASE_DOWN, ref))
         else:
             await self.send_json({"type": "ack", "ref": ref, "id": message.pk})
 
@@ -246,7 +247,7 @@ class GameConsumer(BaseConsumer):
         try:
             found = await off_loop(selectors.events_and_game)(self.game_id, after)
             if found is None:
-                await self.send_json(error_frame("not_found", f"No game {self.game_id}."))
+                await self.send_json(self.error("not_found", NO_GAME, params={"id": self.game_id}))
                 return
             events, game = found
             game["presence"] = self.presence

@@ -11,19 +11,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.db import DatabaseError
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 from redis.exceptions import RedisError
 from uvicorn.protocols.utils import ClientDisconnected
 
 from accounts import selectors as accounts_selectors
 from accounts import ws_auth
-from bloqueio_site import jsontext
+from bloqueio_site import jsontext, languages
 from bloqueio_site.drain import SCOPE_KEY as DRAIN
 from bloqueio_site.drain import SEND_NOW_KEY as SEND_NOW
 from games.live import fanout
@@ -35,12 +38,14 @@ from games.live.frames import (
     CLOSE_UNAUTHORIZED,
     CLOSE_UNAVAILABLE,
     FLOOD_CLOSE_AFTER,
+    Detail,
     FrameError,
     TokenBucket,
     decode_frame,
     error_frame,
     ref_of,
     ref_of_text,
+    said,
 )
 from games.live.outbox import Outbox
 
@@ -49,6 +54,12 @@ log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 25.0
 # A client silent for this long (no frame, no pong) is taken as gone.
 IDLE_SECONDS = HEARTBEAT_SECONDS * 3
+
+
+# Details every socket may send (a socket says them in its language: `BaseConsumer.error`).
+BANNED = _("This account has been disabled.")
+TOKEN_REFUSED = _("Unknown or revoked token.")
+DATABASE_DOWN = _("The database is unavailable.")
 
 
 # What a connect can meet when PostgreSQL or Redis is down: refused as `unavailable`.
@@ -80,6 +91,7 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
     idle_seconds = IDLE_SECONDS
     accepted = False
     outbox: Outbox | None = None
+    language = settings.LANGUAGE_CODE  # the socket's own, chosen as it opens
     hub: fanout.Hub
 
     @classmethod
@@ -89,6 +101,9 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.bucket = TokenBucket()
+        # The account's choice, else the handshake's cookie or Accept-Language, as
+        # LocaleMiddleware picks for a page.
+        self.language = languages.of_scope(self.scope)
         self.conn_id = uuid.uuid4().hex
         self.last_heard = asyncio.get_running_loop().time()
         self.heartbeat: asyncio.Task[None] | None = None
@@ -118,7 +133,7 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
                     return
                 log.warning("websocket %s refused: a backing service is unavailable (%r)",
                             self.scope.get("path"), exc)
-        await self.refuse("unavailable", "The service is briefly unavailable; reconnect.",
+        await self.refuse("unavailable", _("The service is briefly unavailable; reconnect."),
                           CLOSE_UNAVAILABLE)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -213,7 +228,7 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
     async def hub_message(self, message: dict[str, Any], frames: fanout.Frames) -> None:
         """A message of a topic this socket joined: the account's notices here."""
         if message["type"] == "account.banned":
-            await self.send_json(error_frame("banned", "This account has been disabled."))
+            await self.send_json(self.error("banned", BANNED))
             await self.close(code=CLOSE_BANNED)
         elif message["type"] == "account.credentials_revoked":
             # A database read: off the fan-out's path, in a task of this socket's own.
@@ -224,8 +239,8 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         token or session this socket was opened with is among the dead."""
         if await off_loop(ws_auth.still_authenticated)(self.scope):
             return
-        await self.send_json(error_frame("credentials_revoked",
-                                         "These credentials were revoked; log in again."))
+        await self.send_json(self.error("credentials_revoked",
+                                        _("These credentials were revoked; log in again.")))
         await self.close(code=CLOSE_UNAUTHORIZED)
 
     async def hub_reconnected(self) -> None:
@@ -245,7 +260,7 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         await self.join(fanout.user_topic(self.user_id))
         if await off_loop(accounts_selectors.is_active)(self.user_id):
             return True
-        await self.refuse("banned", "This account has been disabled.", CLOSE_BANNED)
+        await self.refuse("banned", BANNED, CLOSE_BANNED)
         return False
 
     @property
@@ -262,12 +277,28 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         self.accepted = True
         await super().accept(subprotocol, headers)
 
-    async def refuse(self, code: str, detail: str, close_code: int) -> None:
+    def error(self, code: str, detail: Detail, ref: Any = None,
+              params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """An error frame, its `detail` in this socket's language (the code stays)."""
+        return error_frame(code, said(detail, self.language, params), ref)
+
+    def in_language(self, func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+        """`func` off the loop (`off_loop`) in this socket's language, so the refusals a
+        service raises there (`ServiceError.detail`, made with gettext) speak it."""
+        language = self.language
+
+        def run(*args: Any, **kwargs: Any) -> Any:
+            with translation.override(language):
+                return func(*args, **kwargs)
+        return off_loop(run)  # type: ignore[no-any-return]
+
+    async def refuse(self, code: str, detail: Detail, close_code: int,
+                     params: dict[str, Any] | None = None) -> None:
         """Accept (unless already done), say why, and close: clients get a reason, not a
         bare 403."""
         if not self.accepted:
             await self.accept()
-        await self.send_json(error_frame(code, detail))
+        await self.send_json(self.error(code, detail, params=params))
         await self.close(code=close_code)
 
     def start_heartbeat(self) -> None:
@@ -298,7 +329,7 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         try:
             content = decode_frame(text_data, bytes_data)
         except FrameError as exc:
-            await self.send_json(error_frame(exc.code, exc.detail, exc.ref))
+            await self.send_json(self.error(exc.code, exc.detail, exc.ref, exc.params))
             return
         kind = content["type"]
         if kind == "ping":
@@ -317,10 +348,10 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         if self.bucket.refused >= FLOOD_CLOSE_AFTER:
             await self.close(code=CLOSE_FLOOD)
         elif self.bucket.refused == 1 or self.bucket.refused % 50 == 0:
-            await self.send_json(error_frame("rate_limited", "Too many messages; slow down.",
-                                             ref_of_text(text_data)))
+            await self.send_json(self.error("rate_limited", _("Too many messages; slow down."),
+                                            ref_of_text(text_data)))
         return False
 
     async def handle(self, kind: str, content: dict[str, Any]) -> None:
-        await self.send_json(error_frame("unknown_type", f"Unknown message type {kind[:40]!r}.",
-                                         ref_of(content)))
+        await self.send_json(self.error("unknown_type", _("Unknown message type %(type)s."),
+                                        ref_of(content), {"type": repr(kind[:40])}))

@@ -19,6 +19,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import engine, services
 from games.errors import HumansOnly, InRankedGame, InvalidRequest
@@ -104,9 +105,10 @@ def join_queue(*, user: AbstractBaseUser, kind: str, now: datetime | None = None
     try:
         engine.get(kind)
     except engine.UnknownKind:
-        raise InvalidRequest(f"Unknown game kind {kind!r}.", code="unknown_kind") from None
+        raise InvalidRequest(_("Unknown game kind %(kind)s.") % {"kind": repr(kind)},
+                             code="unknown_kind") from None
     if getattr(user, "bot_level", ""):
-        raise HumansOnly("Ranked queues are for people.")
+        raise HumansOnly(_("Ranked queues are for people."))
     with transaction.atomic():
         # Lock (or create) the user's entry first: a matcher placing this user commits
         # before we read LiveRankedSeat below, so we see its game.
@@ -114,7 +116,7 @@ def join_queue(*, user: AbstractBaseUser, kind: str, now: datetime | None = None
             user_id=user.pk, defaults={"kind": kind, "skill": _skill(user.pk, kind),
                                        "joined_at": now, "expires_at": now + QUEUE_TTL})
         if LiveRankedSeat.objects.filter(user_id=user.pk).exists():
-            raise InRankedGame("You are already playing a ranked game.")
+            raise InRankedGame(_("You are already playing a ranked game."))
         if not created:
             if entry.kind != kind:
                 entry.kind, entry.joined_at = kind, now

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.errors import GameNotFound, NotRanked
 from games.models import Game, Rating, RatingChange, Seat, Status
@@ -154,10 +155,11 @@ def annul_game(*, game_id: int, now: datetime | None = None) -> Game:
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
-            raise GameNotFound(f"No game {game_id}.")
+            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
         if (not game.ranked or game.status != Status.FINISHED or game.annulled_at is not None
                 or (game.result or {}).get("rated") is False):
-            raise NotRanked("Only a finished, rated, not yet annulled game can be annulled.")
+            raise NotRanked(_("Only a finished, rated, not yet annulled game can be "
+                              "annulled."))
         own = list(RatingChange.objects.filter(game=game))
         game.annulled_at = now
         if game.result:  # the changes it shows are undone

@@ -174,3 +174,35 @@ def test_the_replay_analysis_speaks_portuguese(alice, bob):
     assert best.json()["action"] == english.json()["action"]
     assert best.json()["reason"] == _in_portuguese(english.json()["reason"])
     assert best.json()["reason"] != english.json()["reason"]
+
+
+MALFORMED = ["move", None, [1, 2], {"a": 1}, {"type": 3}, {"type": "teleport"},
+             {"type": "move", "to": [2, 5], "extra": 1}, {"type": "move"},
+             {"type": "move", "to": [True, 5]}, {"type": "move", "to": [2, "x"]},
+             {"type": "move", "to": 5}, {"type": "move", "to": [99, 99]},
+             {"type": "barrier", "at": [1, 1], "orientation": "D"},
+             {"type": "place", "at": [1]}, {"type": "run", "to": [0, 0], "block": "x"},
+             {"type": "place", "piece": 5, "cells": [[0, 0]]},
+             {"type": "place", "piece": "Q9", "cells": [[0, 0]]},
+             {"type": "place", "piece": "I2", "cells": "x"},
+             {"type": "place", "piece": "I2", "cells": []},
+             {"type": "place", "piece": "I2", "cells": [[0, 0], [0, 0]]},
+             {"type": "place", "piece": "I1", "cells": [{"r": 0}]}]
+
+
+@pytest.mark.parametrize("kind", engine.KINDS)
+def test_every_malformed_action_is_refused_in_portuguese(kind):
+    """The move check's (and the services') answer to an action that is not one."""
+    rules = engine.get(kind)
+    state = rules.initial()
+    said = set()
+    for action in MALFORMED:
+        try:
+            rules.is_legal(state, action, None)
+        except engine.EngineError as exc:
+            said.add(str(getattr(exc, "reason", exc)))
+    assert len(said) >= 6, said
+    unknown = sorted(r for r in said if _in_portuguese(r) == r)
+    assert unknown == [], "a malformed action is refused in words games/texts.py does not know"
+    with translation.override("en"):
+        assert all(texts.sentence(r) == r for r in said)

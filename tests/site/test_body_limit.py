@@ -48,6 +48,23 @@ async def test_a_declared_giant_body_is_refused_without_reading_it():
     assert json.loads(body)["code"] == "too_large"
 
 
+@pytest.mark.parametrize(("asked", "words"), [
+    ([(b"accept-language", b"pt-BR,pt;q=0.9")], "grande demais"),
+    ([(b"accept-language", b"en"), (b"cookie", b"django_language=pt-br")], "grande demais"),
+    ([(b"accept-language", b"en-US")], "too large"),
+    ([], "too large"),
+])
+async def test_the_413_speaks_the_language_the_request_asks_for(asked, words):
+    """Written before Django runs, from the request's own cookie or Accept-Language."""
+    comm = ApplicationCommunicator(application, http_scope(
+        "/api/auth/token/", [(b"content-length", str(GIANT).encode()), *asked]))
+    status, headers, body = await answer(comm)
+    refusal = json.loads(body)
+    assert status == 413 and refusal["code"] == "too_large"
+    assert words in refusal["detail"]
+    assert headers["content-language"] == ("pt-br" if words == "grande demais" else "en")
+
+
 async def test_a_chunked_body_is_refused_once_it_passes_the_limit():
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     comm = ApplicationCommunicator(application, http_scope("/", []))
@@ -94,11 +111,11 @@ def read_answer(sock: socket.socket) -> tuple[int, bytes]:
     return int(head.split(b" ", 2)[1]), body
 
 
-def declared_giant(port: int) -> tuple[int, bytes]:
+def declared_giant(port: int, extra: bytes = b"") -> tuple[int, bytes]:
     with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
         sock.sendall(b"POST /api/auth/token/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                     b"Content-Type: application/json\r\n"
-                     b"Content-Length: %d\r\n\r\n" % GIANT)
+                     b"Content-Type: application/json\r\n" + extra
+                     + b"Content-Length: %d\r\n\r\n" % GIANT)
         return read_answer(sock)
 
 
@@ -128,7 +145,10 @@ def chunked_flood(port: int, most: int = 20 * 1024 * 1024) -> tuple[int, bytes, 
 def test_a_live_server_refuses_a_declared_giant_body_unsent(kind, tmp_path):
     with live_servers(1, tmp_path, kinds=[kind]) as (server,):
         status, body = declared_giant(server.port)
+        portuguese = declared_giant(server.port, b"Accept-Language: pt-BR\r\n")
     assert status == 413 and json.loads(body)["code"] == "too_large"
+    # Daphne's answer is written by bloqueio_site.daphne_body, from Twisted's headers.
+    assert portuguese[0] == 413 and "grande demais" in json.loads(portuguese[1])["detail"]
 
 
 @pytest.mark.slow

@@ -65,6 +65,27 @@ async def test_an_account_over_its_cap_is_told_and_closed(monkeypatch):
     assert await echoes(again) and await echoes(second)
 
 
+async def test_a_refusal_speaks_the_sockets_language(monkeypatch):
+    """The account's language (after authentication), the handshake's before it."""
+    monkeypatch.setattr(socket_limits, "PER_ACCOUNT", 1)
+    alice = await database_sync_to_async(make_user)("alice")
+    alice.language = "pt-br"
+    await database_sync_to_async(alice.save)(update_fields=["language"])
+    held = await open_ping(token_headers(alice.auth_token.key))
+    frame = await assert_refused(await open_ping(token_headers(alice.auth_token.key)),
+                                 "too_many_sockets")
+    assert "No máximo 1 sockets podem ficar abertos por conta" in str(frame["detail"])
+    await held.disconnect()
+    monkeypatch.setattr(socket_limits, "PER_ADDRESS", 1)
+    held = await open_ping()
+    frame = await assert_refused(
+        await open_ping([*LOCAL, (b"accept-language", b"pt-BR")]), "too_many_sockets")
+    assert str(frame["detail"]).startswith("No máximo 1 sockets")
+    english = await assert_refused(await open_ping(), "too_many_sockets")
+    assert str(english["detail"]).startswith("At most 1 sockets")
+    await held.disconnect()
+
+
 async def test_an_address_over_its_cap_is_told_and_closed(monkeypatch):
     monkeypatch.setattr(socket_limits, "PER_ADDRESS", 3)
     held = [await open_ping() for _ in range(3)]
