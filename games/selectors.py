@@ -53,10 +53,6 @@ class GameQuery:
     sql: str
     extras: tuple[str, ...] = ()
 
-    def then(self, suffix: str) -> GameQuery:
-        """The same read with `suffix` after it (e.g. a row lock)."""
-        return GameQuery(self.sql + suffix, self.extras)
-
 
 _GAME_FIELDS = tuple(Game._meta.concrete_fields)
 _GAME_ATTNAMES = [f.attname for f in _GAME_FIELDS]

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 
 from games.models import Event
-from tests.conftest import client_for
+from tests.conftest import client_for, make_user
 from tests.games.helpers import started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,3 +62,23 @@ def test_racing_plies_never_leave_a_gap_or_duplicate(players):
             "stale_ply", "not_your_turn"}
     plies = list(Event.objects.filter(game=game).order_by("ply").values_list("ply", flat=True))
     assert plies == [1, 2, 3, 4]
+
+
+def test_racing_joins_take_every_free_seat_once(players):
+    """Four joins at once for the three free seats of a waiting game, five times: three
+    take a seat each, the last starts the game, the fourth is refused. A join that waited
+    for another's lock must see the seat just taken (the seats are read after the lock,
+    not in the locking statement's snapshot), or it fails on the seats' unique index."""
+    for round_ in range(5):
+        created = client_for(players[0]).post("/api/games/", {"kind": "bloqueio"}, format="json")
+        game_id = created.json()["id"]
+        joiners = [make_user(f"racer{round_}x{i}") for i in range(4)]
+        responses = _race([(client_for(u), {}) for u in joiners], f"/api/games/{game_id}/join/")
+        assert sorted(r.status_code for r in responses) == [200, 200, 200, 409], \
+            [r.content for r in responses]
+        refused = next(r for r in responses if r.status_code == 409)
+        assert refused.json()["code"] in ("game_full", "already_started")
+        game = client_for(players[0]).get(f"/api/games/{game_id}/").json()
+        assert game["status"] == "active"
+        assert sorted(s["username"] for s in game["seats"][1:]) == sorted(
+            u.username for u, r in zip(joiners, responses, strict=True) if r.status_code == 200)
