@@ -80,6 +80,7 @@ def profile_json(user: User) -> dict[str, Any]:
 def me_json(user: User) -> dict[str, Any]:
     return {
         "id": user.pk, "username": user.username, "email": user.email,
+        "email_verified": user.email_verified,
         "date_joined": iso(user.date_joined), "ratings": ratings_json(user),
         "language": user.language,
     }

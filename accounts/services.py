@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
-from accounts import credentials, names, selectors
+from accounts import addresses, credentials, names, selectors
 from accounts.errors import FieldErrors
 from accounts.lockout import LOCKED_OUT, lockout_detail
 from accounts.models import User
@@ -54,10 +54,11 @@ def check_login_rate(address: str) -> None:
     limits.check(LOGIN_RATE, address, _("Too many login attempts from your address"))
 
 
-def register_user(*, username: str, password: str, address: str,
-                  email: str = "") -> tuple[User, str]:
+def register_user(*, username: str, password: str, address: str, email: str = "",
+                  absolute: addresses.AbsoluteUri | None = None) -> tuple[User, str]:
     """Create a user and its API token; raises RegistrationError with field errors, or
-    `limits.RateLimited` past SIGNUP_RATE sign-ups from `address`.
+    `limits.RateLimited` past SIGNUP_RATE sign-ups from `address`. An `email` is sent its
+    link (accounts/addresses.py), absolute by `absolute`.
 
     The password is hashed before the first query: PBKDF2 costs ~0.3 s of CPU, and a
     pooled connection held through it would make a burst of sign-ups need one
@@ -92,6 +93,8 @@ def register_user(*, username: str, password: str, address: str,
         # Lost a race with a concurrent registration of the same or a look-alike name:
         # the unique keys (accounts/names.py) settled it.
         raise RegistrationError({"username": [_("That username is taken.")]}) from None
+    if candidate.email and absolute is not None:
+        addresses.send_verification(candidate, absolute)
     return candidate, token.key
 
 

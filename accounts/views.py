@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from accounts import bots, credentials, selectors, services
+from accounts import addresses, bots, credentials, selectors, services
 from accounts.forms import RegisterForm
 from bloqueio_site import limits
 from bloqueio_site.errors import ServiceError
@@ -30,7 +30,7 @@ def register(request: HttpRequest) -> HttpResponse:
         try:
             user, _token = services.register_user(
                 username=data["username"], password=data["password1"], email=data["email"],
-                address=limits.address_of(request))
+                address=limits.address_of(request), absolute=request.build_absolute_uri)
         except services.RegistrationError as exc:
             form.add_service_errors(exc.errors)
         except limits.RateLimited as exc:
@@ -67,6 +67,64 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         credentials.password_changed(user=form.user,
                                      keep_session=self.request.session.session_key)
         return response
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's page, mailing only verified addresses (accounts/addresses.py) and limited
+    per address: a reset request mails someone."""
+
+    form_class = addresses.VerifiedPasswordResetForm
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            addresses.check_reset_rate(limits.address_of(request))
+        except limits.RateLimited as exc:
+            form = self.get_form_class()(initial={"email": request.POST.get("email", "")})
+            return _too_many(self.render_to_response(
+                self.get_context_data(form=form, refusal=exc.detail)), exc)
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's page; a new password set from the mailed link ends every session and
+    API token of the account, as a change does."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        credentials.password_changed(user=form.user)
+        return response
+
+
+@login_required
+def email(request: HttpRequest) -> HttpResponse:
+    """The account's address: set, change or remove it; send its link again."""
+    error = None
+    if request.method == "POST":
+        wanted = request.user.email if "resend" in request.POST else request.POST.get("email", "")
+        try:
+            addresses.change_email(user=request.user, email=wanted,
+                                   absolute=request.build_absolute_uri)
+        except ServiceError as exc:
+            error = exc.detail
+        else:
+            if request.user.email and not request.user.email_verified:
+                messages.success(request, _("We sent a link to %(email)s: open it to confirm "
+                                            "the address.") % {"email": request.user.email})
+            elif not request.user.email:
+                messages.success(request, _("Your account has no e-mail address now."))
+            return redirect("email")
+    return render(request, "accounts/email.html", {"error": error},
+                  status=400 if error else 200)
+
+
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link mailed to an address: it proves the address (no log-in needed)."""
+    try:
+        user = addresses.verify(token)
+    except ServiceError as exc:
+        # A page that says so, as Django's reset page does for a spent link.
+        return render(request, "accounts/email_verified.html", {"error": exc.detail})
+    return render(request, "accounts/email_verified.html", {"verified": user})
 
 
 @login_required

@@ -16,6 +16,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from bloqueio_site.email_config import email_settings
 from bloqueio_site.env import env_bool, env_choice, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -253,6 +254,14 @@ PASSWORD_HASH_MAX_WAIT = env_float("PASSWORD_HASH_MAX_WAIT", 3.0, minimum=0.0)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# E-mail (docs/operations.md, "E-mail"): EMAIL_URL says where it goes (printed when
+# unset): EMAIL_BACKEND, EMAIL_HOST... set from it. Links in e-mails name the host the
+# request came to.
+globals().update(email_settings(os.environ.get("EMAIL_URL")))
+DEFAULT_FROM_EMAIL = os.environ.get("EMAIL_FROM", "Bloqueio Online <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600  # a reset link, and an address's check link, last 3 days
 
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))

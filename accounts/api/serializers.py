@@ -5,10 +5,12 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
+from bloqueio_site.strict_fields import StrictCharField
+
 
 class RegisterIn(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, write_only=True, trim_whitespace=False)
     email = serializers.EmailField(required=False, allow_blank=True, default="")
 
 
@@ -19,8 +21,8 @@ class RegisterOut(serializers.Serializer):
 
 
 class TokenIn(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, trim_whitespace=False)
 
 
 class TokenOut(serializers.Serializer):
@@ -36,7 +38,7 @@ class TokenInfoOut(serializers.Serializer):
 
 
 class NewTokenIn(serializers.Serializer):
-    name = serializers.CharField(max_length=50)
+    name = StrictCharField(max_length=50)
 
 
 class NewTokenOut(TokenInfoOut):
@@ -44,8 +46,8 @@ class NewTokenOut(TokenInfoOut):
 
 
 class PasswordIn(serializers.Serializer):
-    old_password = serializers.CharField(max_length=128, trim_whitespace=False)
-    new_password = serializers.CharField(max_length=128, trim_whitespace=False)
+    old_password = StrictCharField(max_length=128, trim_whitespace=False)
+    new_password = StrictCharField(max_length=128, trim_whitespace=False)
 
 
 class RatingOut(serializers.Serializer):
@@ -60,6 +62,9 @@ class MeOut(serializers.Serializer):
     username = serializers.CharField()
     # Not an EmailField: "" (none given at registration) is not `format: email`.
     email = serializers.CharField(allow_blank=True, help_text="an e-mail address, or empty")
+    email_verified = serializers.BooleanField(
+        help_text="whether the address's owner opened the link mailed to it (password "
+                  "resets go only to a verified address)")
     date_joined = serializers.DateTimeField()
     ratings = RatingOut(many=True)
     language = serializers.CharField(
@@ -71,6 +76,13 @@ class MeIn(serializers.Serializer):
     language = serializers.ChoiceField(
         choices=["", *(code for code, _ in settings.LANGUAGES)], required=False,
         help_text="`en`, `pt-br`, or empty to follow the browser's Accept-Language")
+    # Not an EmailField: "" (remove it) is not `format: email`; the address is checked
+    # by accounts.addresses (400 `invalid_email`).
+    email = StrictCharField(
+        required=False, allow_blank=True, max_length=254,
+        help_text="a new address is unverified until the link mailed to it is opened "
+                  "(the same unverified address again: the link is sent again); empty "
+                  "removes it")
 
 
 class GameSummaryOut(serializers.Serializer):

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import credentials, language, selectors, services
+from accounts import addresses, credentials, language, selectors, services
 from accounts.api.serializers import (
     MeIn,
     MeOut,
@@ -38,7 +38,8 @@ class RegisterView(APIView):
         data = RegisterIn(data=request.data)
         data.is_valid(raise_exception=True)
         user, token = services.register_user(**data.validated_data,
-                                             address=limits.address_of(request))
+                                             address=limits.address_of(request),
+                                             absolute=request.build_absolute_uri)
         return Response(
             {"id": user.pk, "username": user.username, "token": token},
             status=status.HTTP_201_CREATED,
@@ -111,11 +112,15 @@ class MeView(APIView):
 
     @extend_schema(request=MeIn, responses={200: MeOut, **errors(400, 401)})
     def patch(self, request: Request) -> Response:
-        """Change the account's settings: `language` (its pages and error details)."""
+        """Change the account's settings: `language` (its pages and error details),
+        `email` (verified by a mailed link)."""
         data = MeIn(data=request.data)
         data.is_valid(raise_exception=True)
         if "language" in data.validated_data:
             language.choose(request.user, data.validated_data["language"])
+        if "email" in data.validated_data:
+            addresses.change_email(user=request.user, email=data.validated_data["email"],
+                                   absolute=request.build_absolute_uri)
         return Response(selectors.me_json(request.user))
 
 

@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework import serializers
 
+from bloqueio_site.strict_fields import StrictCharField
 from games.api.serializers import AfterIn as GameAfterIn
 
 
-class StrictCharField(serializers.CharField):
-    """A JSON string as given: no numbers coerced to text, no trimming (the service
-    cleans the text and says `invalid` or `too_long` itself)."""
-
-    def __init__(self, **kwargs: Any):
-        kwargs.setdefault("trim_whitespace", False)
-        kwargs.setdefault("allow_blank", True)
-        super().__init__(**kwargs)
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
 class PostIn(serializers.Serializer):
-    text = StrictCharField(help_text="up to 280 characters once cleaned (control "
+    # As given: no trimming, "" allowed (the service cleans the text and says `invalid`
+    # or `too_long` itself).
+    text = StrictCharField(trim_whitespace=False, allow_blank=True,
+                           help_text="up to 280 characters once cleaned (control "
                                      "characters removed, whitespace collapsed)")
 
 
