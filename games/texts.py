@@ -66,13 +66,14 @@ LEVEL_NAMES = {
 BOT_ABOUT = (
     gettext_noop("A beginner: it often moves or places at random, and medium beats it in "
                  "about nine games out of ten."),
-    gettext_noop("Plays the best move it sees one move ahead: it beats a simple greedy "
-                 "player in nine two-player games out of ten, but at a four-seat table it "
-                 "wins only about one race in four against three of them."),
+    gettext_noop("Plays the best move it sees one move ahead, and at a four-seat table "
+                 "plans the race two moves ahead: it beats a simple greedy player in "
+                 "nine two-player games out of ten and about one four-seat race in two "
+                 "against three of them."),
     gettext_noop("Thinks up to a second a move: it beats medium in most two-player games "
-                 "and a simple greedy player in nearly all of them, and wins about six "
-                 "four-seat races in ten against three greedy players (about half against "
-                 "three medium)."),
+                 "and a simple greedy player in nearly all of them, and wins six to nine "
+                 "four-seat races in ten against three greedy players (four to seven in "
+                 "ten against three medium)."),
 )
 
 # A game's status (games.models.Status).

@@ -34,14 +34,14 @@ ABOUT: dict[str, str] = {
         " games out of ten."
     ),
     "medium": (
-        "Plays the best move it sees one move ahead: it beats a simple greedy player in"
-        " nine two-player games out of ten, but at a four-seat table it wins only about one"
-        " race in four against three of them."
+        "Plays the best move it sees one move ahead, and at a four-seat table plans the race two "
+        "moves ahead: it beats a simple greedy player in nine two-player games out of ten and "
+        "about one four-seat race in two against three of them."
     ),
     "hard": (
-        "Thinks up to a second a move: it beats medium in most two-player games and a"
-        " simple greedy player in nearly all of them, and wins about six four-seat races in ten"
-        " against three greedy players (about half against three medium)."
+        "Thinks up to a second a move: it beats medium in most two-player games and a simple "
+        "greedy player in nearly all of them, and wins six to nine four-seat races in ten against "
+        "three greedy players (four to seven in ten against three medium)."
     ),
 }
 DEFAULT_BUDGET_S = 1.0  # hard's default thinking time per move, at most

@@ -26,13 +26,14 @@ WALL_VALUE = 0.5  # steps a barrier in hand is worth: a block must gain more tha
 THREAT_WALL_VALUE = -0.6  # the same while a near opponent wins the race: spend them on it
 URGENT = 2  # steps from its goal at which an opponent winning the race must be blocked
 EASY_PROGRESS = 0.6  # how often easy steps along its shortest path
-NODES_PER_SECOND = {2: 3000, 4: 1000}  # by seats; the clock stops a slow move first
+NODES_PER_SECOND = {2: 3000, 4: 1600}  # by seats; the clock stops a slow move first
 HARD_WALL_VALUE = 1.5  # hard's leaves (2 seats): keep barriers to answer late blocks
 HARD_WALLS_KEPT = 10  # ... for this many in hand; more (Bloqueio 2 has 12) count WALL_VALUE
 REPLY_WIDTH = 2  # opponent replies hard's 2-seat search tries: medium's best by its score
 LOOKAHEAD_WIDTH = 64  # candidates hard plays out with more than two seats
-LOOKAHEAD_ROUNDS = 2  # rounds it plays each one out for, under each opponent model
+LOOKAHEAD_ROUNDS = 3  # rounds it plays each one out for, under each opponent model
 LOOKAHEAD_WALL_VALUE = 1.5  # a barrier in hand at the end of a four-seat playout
+RACE_WIN = 2.0  # end of a four-seat playout: hard wins the pawn race, nobody can block
 
 
 # -- distances ------------------------------------------------------------------------
@@ -154,7 +155,11 @@ class BarrierEvaluator:
         self.rules = rules
 
     def evaluate(
-        self, state: Any, me: int, wall_value: float = WALL_VALUE, target: int | None = None
+        self,
+        state: Any,
+        me: int,
+        wall_value: float = WALL_VALUE,
+        target: int | None = None,
     ) -> float:
         rules = self.rules
         playing = [s for s in range(rules.seats) if state.in_game[s]]
@@ -317,6 +322,65 @@ class HardEvaluator(BarrierEvaluator):
         return [actions[i] for i in ranked[:REPLY_WIDTH]]
 
 
+def _distances(rules: Any, state: Any, seat: int) -> dict[int, int]:
+    """Every cell from which ``seat`` can reach its goal, and its distance (as
+    ``_cell_distance``: goal cells 0, else the layer plus ``extra_step``)."""
+    g: Geometry = rules.geometry
+    out: dict[int, int] = {}
+    goal = g.goal[seat]
+    while goal:
+        low = goal & -goal
+        out[low.bit_length() - 1] = 0
+        goal ^= low
+    for k, layer in enumerate(_layers(rules, state, seat)):
+        while layer:
+            low = layer & -layer
+            cell = low.bit_length() - 1
+            out.setdefault(cell, k + g.extra_step)
+            layer ^= low
+    return out
+
+
+def race(rules: Any, state: Any, me: int | None = None, limit: int = 160) -> tuple[int | None, int]:
+    """The pawn race played out, barriers untouched: every seat in turn steps (or jumps)
+    to its reachable cell nearest its goal (lowest cell on ties), so the pawns meeting
+    in the middle count. Returns (winner or None, steps ``me`` still has to go when the
+    race ends: 0 if ``me`` wins, ``FAR`` if nobody arrives within ``limit`` plies)."""
+    g: Geometry = rules.geometry
+    if state.turn is None:
+        result = rules.result(state)
+        winner = None if result is None else result.winner
+        return winner, 0 if winner == me else FAR
+    playing = [s for s in range(rules.seats) if state.in_game[s] and state.pawns[s] is not None]
+    start = playing.index(state.turn)
+    order = playing[start:] + playing[:start]
+    dist = {s: _distances(rules, state, s) for s in order}
+    pos = {s: g.index[state.pawns[s]] for s in order}
+    occupied = 0
+    for cell in pos.values():
+        occupied |= 1 << cell
+    down, right = state.down, state.right
+    idle = 0
+    for ply in range(limit):
+        seat = order[ply % len(order)]
+        cells = g.pawn_moves(pos[seat], occupied, down, right, g.enterable[seat])
+        if not cells:
+            idle += 1
+            if idle >= len(order):
+                break
+            continue
+        idle = 0
+        table = dist[seat]
+        best = min(cells, key=lambda c: (table.get(c, FAR), c))
+        occupied ^= (1 << pos[seat]) | (1 << best)
+        pos[seat] = best
+        if (g.goal[seat] >> best) & 1:
+            if me is None:
+                return seat, 0
+            return seat, dist[me].get(pos[me], FAR) if me in pos else FAR
+    return None, FAR
+
+
 # -- levels ---------------------------------------------------------------------------
 
 
@@ -354,13 +418,45 @@ def _any_action(rules: Any, state: Any, rng: random.Random) -> Any:
 def medium(rules: Rules, state: Any, rng: random.Random) -> Any:
     """The best action by the one-ply race evaluation (ties broken by ``rng``), race
     aware: while the leader would arrive first, a barrier in hand is worth nothing
-    (or less), so medium spends them on the leader instead of racing a lost race."""
+    (or less), so medium spends them on the leader instead of racing a lost race.
+    With more than two seats it first keeps the actions whose two-move race plan
+    (``_plan``: the pawns meeting in the middle included) leaves it the fewest steps
+    short: the one-ply race alone walked into races it lost on turn order."""
     ev = BarrierEvaluator(rules)
     me = state.turn
     value, target = ev.stance(state, me)
-    return greedy(
-        rules, state, ev.root_actions(state), lambda s: _score(ev, s, me, value, target), rng
-    )
+    actions = ev.root_actions(state)
+    if rules.seats > 2:  # first the actions whose race plan leaves it fewest steps short
+        short = {a: _plan(rules, rules.apply(state, a), me) for a in actions}
+        least = min(short.values())
+        actions = [a for a in actions if short[a] == least]
+    return greedy(rules, state, actions, lambda s: _score(ev, s, me, value, target), rng)
+
+
+def _step(rules: Any, state: Any) -> Any:
+    """The seat to move's step (or jump) nearest its goal, lowest cell on ties."""
+    seat = state.turn
+    cells = rules._moves(state, seat)
+    if not cells:
+        return rules.legal_actions(state)[0]
+    table = _distances(rules, state, seat)
+    return rules.geometry.moves[min(cells, key=lambda c: (table.get(c, FAR), c))]
+
+
+def _plan(rules: Any, state: Any, me: int) -> int:
+    """After one of ``me``'s actions: the others step (``_step``) until ``me`` is up
+    again, ``me`` plays its best second action (a step, or a barrier on the path of the
+    pawn race's winner) and the pawns race to the end; the fewest steps ``me`` is short
+    when someone arrives (0: ``me`` wins)."""
+    while state.turn is not None and state.turn != me:
+        state = rules.apply(state, _step(rules, state))
+    if state.turn is None:
+        return race(rules, state, me)[1]
+    winner, behind = race(rules, state, me)
+    options: list[Any] = _moves(rules, state, me)
+    if winner is not None and winner != me and state.barriers_left[me] > 0:
+        options += _legal(rules, state, _path_barriers(rules, state, winner, 3))
+    return min([behind] + [race(rules, rules.apply(state, a), me)[1] for a in options])
 
 
 def _score(
@@ -384,12 +480,13 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
     """Two seats: alpha-beta with iterative deepening over the race evaluation (see
     ``HardEvaluator``: the opponent's replies are its best two by medium's race-aware
     score). More seats: paranoid search (everyone against us) proved far too timid, so
-    the best one-ply candidates are played out for two rounds under two opponent models,
+    the best one-ply candidates are played out for three rounds under two opponent models,
     each candidate worth its worse playout: opponents that run and block only for a
     whole step's gain (``_runner``: then nobody else stops a leader, so we must), and
     opponents that block whoever is about to win (``_reply``: then leading early only
     draws their barriers). At the end of a playout a barrier in hand is worth
-    ``LOOKAHEAD_WALL_VALUE`` steps: the last seat holding barriers decides the race."""
+    ``LOOKAHEAD_WALL_VALUE`` steps: the last seat holding barriers decides the race; and
+    once nobody else holds one, winning the pawn race is worth ``RACE_WIN`` (``_leaf``)."""
     me = state.turn
     ev = BarrierEvaluator(rules)
     if rules.seats == 2:
@@ -400,10 +497,23 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
         me,
         ev.ranked(state, me)[:LOOKAHEAD_WIDTH],
         [lambda s: _reply(ev, s) if s.turn == me else _runner(ev, s), lambda s: _reply(ev, s)],
-        lambda s: ev.evaluate(s, me, LOOKAHEAD_WALL_VALUE),
+        lambda s: _leaf(ev, s, me),
         budget,
         rounds=LOOKAHEAD_ROUNDS,
     )
+
+
+def _leaf(ev: BarrierEvaluator, state: Any, me: int) -> float:
+    """The end of a four-seat playout: the race with barriers in hand worth
+    ``LOOKAHEAD_WALL_VALUE``, plus ``RACE_WIN`` once no opponent holds a barrier and
+    ``me`` wins the pawn race played out (pawns meeting included): then only our own
+    barriers can change it. Counted while opponents still hold barriers, it drew hard
+    into leads that three race-planning mediums walled off."""
+    value = ev.evaluate(state, me, LOOKAHEAD_WALL_VALUE)
+    armed = any(state.barriers_left[s] for s in range(ev.rules.seats) if s != me)
+    if not armed and race(ev.rules, state, me)[1] == 0:
+        value += RACE_WIN
+    return value
 
 
 def _runner(ev: BarrierEvaluator, state: Any) -> Any:

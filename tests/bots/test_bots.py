@@ -158,15 +158,15 @@ def test_hard_wins_blockade_from_the_first_move() -> None:
     assert choice.score > 0  # Blockade is a first-player win; hard finds a winning cell
 
 
-def test_medium_blocks_an_opponent_about_to_win_the_race() -> None:
-    rules = engine.get("quoridor4")
-    moves = "a5v e1 h3v c1h e7 a0v b4 i5 h4h e2 b5 h5 e6 e3 c5 g5 e5 e4 d5 g4 e3 e5 f5 f4 e2 e6 c7v"
-    state = rules.replay(rules.parse_game(moves))
-    # seat 3 to move, 4 steps out; seat 0 is 2 steps from its goal and moves first:
-    # walking loses the race, so medium spends a barrier on seat 0
-    assert state.turn == 3 and rules.distance(state, 0) == 2
-    action = bots.choose(rules, state, "medium", seed=1)
-    assert rules.distance(rules.apply(state, action), 0) > 2
+@pytest.mark.parametrize(("kind", "game"), [("bloqueio", 1), ("quoridor4", 2)])
+def test_four_seat_medium_wins_a_race_it_would_lose_on_turn_order(kind: str, game: int) -> None:
+    """Three greedy racers and medium, all equally far, medium not first to move: a
+    one-ply medium walked and lost every such race; its race plan finds the blocks (and
+    the steps into the middle) that win it. These are ladder games, seat ``game % 4``."""
+    from bench.bot_ladder import play
+
+    assert game % 4 != 0
+    assert play(kind, "medium", "greedy", game, 1, True).won
 
 
 def test_medium_does_not_step_into_a_jump() -> None:
@@ -225,15 +225,26 @@ def test_a_reason_names_the_mover_and_never_says_you(kind: str) -> None:
 
 
 def test_four_seat_hard_stops_a_leader_nobody_else_would() -> None:
+    from bench import opponents
+
     rules = engine.get("quoridor4")
     # seat 0 ran while the others shuffled: it is 2 steps from its goal, everyone else 7
-    # or 8; hard (seat 3) must block it now. Expecting the others to block it (as medium
-    # would), the old search walked, and three greedy racers never block a 1-step gain
+    # or 8; hard (seat 3) must stop it, as three greedy racers never block a 1-step
+    # gain. Expecting the others to block it (as medium would), an old search walked;
+    # today's blocks it a step later, where a barrier costs it more
     moves = "e7 d0 b4 h4 e6 e0 a4 i4 e5 d0 b4 h4 e4 e0 a4 i4 e3 d0 b4 h4 e2 e0 a4"
-    state = rules.replay(rules.parse_game(moves))
-    assert state.turn == 3 and rules.distance(state, 0) == 2
-    choice = bots.think(rules, state, "hard", seed=1, nodes=1000, budget_s=60)
-    assert rules.distance(rules.apply(state, choice.action), 0) > 2
+    start = rules.replay(rules.parse_game(moves))
+    assert start.turn == 3 and rules.distance(start, 0) == 2
+    for seed in range(2):
+        state = start
+        while state.turn is not None:
+            if state.turn == 3:
+                action = bots.choose(rules, state, "hard", seed=seed, nodes=1600, budget_s=60)
+            else:
+                action = opponents.play("racer", rules, state, seed * 10 + state.turn)
+            state = rules.apply(state, action)
+        result = rules.result(state)
+        assert result is not None and result.winner != 0
 
 
 def test_the_runner_model_steps_unless_a_barrier_gains_a_whole_step_more() -> None:
@@ -253,7 +264,7 @@ def test_the_runner_model_steps_unless_a_barrier_gains_a_whole_step_more() -> No
 
 @pytest.mark.parametrize("kind", ["bloqueio", "quoridor4"])
 def test_four_seat_hard_at_its_full_budget_is_legal_bounded_and_seeded(kind: str) -> None:
-    from games.bots.barrier import nodes_per_second
+    from games.bots.barrier import LOOKAHEAD_ROUNDS, nodes_per_second
 
     rules, state = _midgame(kind, 9)
     nodes = nodes_per_second(rules)
@@ -262,7 +273,7 @@ def test_four_seat_hard_at_its_full_budget_is_legal_bounded_and_seeded(kind: str
                        nodes=nodes, budget_s=60)
     assert rules.is_legal(state, first.action)
     assert first.action == again.action and 0 < first.nodes <= nodes
-    assert first.depth == 2  # every candidate kept was played out for both rounds
+    assert first.depth == LOOKAHEAD_ROUNDS  # every candidate kept was played out in full
 
 
 def test_a_lookahead_with_several_opponent_models_keeps_each_candidates_worst() -> None:
@@ -287,3 +298,33 @@ def test_a_lookahead_with_several_opponent_models_keeps_each_candidates_worst() 
             ToyRules(), start, 0, [0, 2], models, lambda s: s.total, Budget(100, None)
         )
         assert (choice.action, choice.score) == (2, score)
+
+
+@pytest.mark.parametrize("kind", ["bloqueio", "quoridor4"])
+def test_the_pawn_race_counts_turn_order_and_jumps(kind: str) -> None:
+    from games.bots.barrier import race
+
+    rules = engine.get(kind)
+    state = rules.initial()
+    # everyone equally far: the first to move wins, and the last is short of its goal
+    assert race(rules, state, 0) == (0, 0)
+    assert race(rules, state, 3)[1] > 0
+    start = rules.distance(state, 0)
+    aside = [
+        a for a in rules.legal_actions(state)
+        if isinstance(a, Move) and rules.distance(rules.apply(state, a), 0) >= start
+    ]
+    assert aside and all(race(rules, rules.apply(state, a))[0] != 0 for a in aside)
+
+
+def test_four_seat_medium_keeps_the_action_whose_race_plan_is_best() -> None:
+    from games.bots.barrier import BarrierEvaluator, _plan
+
+    rules, state = _midgame("quoridor4", 9)
+    me = state.turn
+    actions = BarrierEvaluator(rules).root_actions(state)
+    short = {a: _plan(rules, rules.apply(state, a), me) for a in actions}
+    assert len(set(short.values())) > 1  # the plans tell the actions apart
+    for seed in range(3):
+        picked = bots.choose(rules, state, "medium", seed=seed)
+        assert short[picked] == min(short.values())
