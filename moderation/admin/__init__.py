@@ -1,3 +1,3 @@
-"""Moderation in Django admin: the log (read-only) and the reports queue."""
+"""Moderation in Django admin: the log (read-only), the reports queue and the users (bans)."""
 
-from moderation.admin import log, reports  # noqa: F401  (registers the model admins)
+from moderation.admin import log, reports, users  # noqa: F401  (registers the model admins)
