@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 from accounts.models import User
 from chat import services
 from chat.models import ChatMessage, Mute
+from games.models import Game
+from moderation.admin.games import GameAdmin
 from moderation.admin.reason import with_reason
 from moderation.admin.users import BloqueioUserAdmin
 
@@ -138,5 +140,15 @@ class ChatUserAdmin(BloqueioUserAdmin):
                                               "Unmuted %(count)s users.", "count"))
 
 
+class ChatGameAdmin(GameAdmin):
+    """The games' admin of moderation plus each game's chat, read-only."""
+
+    inlines = [*GameAdmin.inlines, ChatInline]
+
+
+# In place of moderation's own registrations (chat sits above moderation, which cannot
+# name chat); importing moderation.admin above has registered those already.
 admin.site.unregister(User)
 admin.site.register(User, ChatUserAdmin)
+admin.site.unregister(Game)
+admin.site.register(Game, ChatGameAdmin)
