@@ -10,9 +10,9 @@ from django.db.models.functions import Cast
 
 from accounts import names
 from accounts.models import User
+from bloqueio_site.jsontext import iso
 from games.models import LIVE_STATUSES, QueueEntry, Seat, Status
 from games.ranked import leaderboard
-from games.selectors import iso
 
 RECENT_GAMES = 20
 

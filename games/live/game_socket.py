@@ -20,9 +20,9 @@ from django.utils.translation import gettext_lazy as _
 
 from bloqueio_site import jsontext
 from bloqueio_site.errors import ServiceError
+from bloqueio_site.off_loop import off_loop
 from games import selectors, services
 from games.live import fanout, hello, presence, subprotocols
-from games.live.db import off_loop
 from games.live.frames import (
     CLOSE_BANNED,
     CLOSE_NOT_FOUND,
