@@ -60,8 +60,10 @@ test: $(VENV)/.installed-test translations
 	CHANNEL_LAYER_PREFIX="$${CHANNEL_LAYER_PREFIX:-bloqueio-test}" \
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# lint-imports: the apps import downward only ([tool.importlinter] in pyproject.toml).
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 check: $(VENV)/.installed-run translations
 	$(PY) manage.py check

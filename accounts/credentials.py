@@ -30,7 +30,7 @@ from accounts.errors import FieldErrors
 from accounts.models import ApiToken, User
 from accounts.signals import credentials_revoked
 from bloqueio_site.errors import ServiceError
-from games.selectors import iso
+from bloqueio_site.jsontext import iso
 
 DEFAULT_NAME = "default"
 MAX_NAMED_TOKENS = 20

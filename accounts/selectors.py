@@ -10,9 +10,9 @@ from django.db.models.functions import Cast
 
 from accounts import names
 from accounts.models import User
-from games.models import LIVE_STATUSES, QueueEntry, Seat, Status
+from bloqueio_site.jsontext import iso
+from games.models import Seat, Status
 from games.ranked import leaderboard
-from games.selectors import iso
 
 RECENT_GAMES = 20
 
@@ -86,16 +86,3 @@ def me_json(user: User) -> dict[str, Any]:
     }
 
 
-def live_seats(user_id: int) -> list[tuple[int, int, bool]]:
-    """(game id, seat, waiting?) of every seat the user still holds in a live game,
-    oldest game first (seats already left, by resigning or timing out, are skipped)."""
-    seats = (Seat.objects.filter(user_id=user_id, game__status__in=LIVE_STATUSES)
-             .order_by("game_id").values_list("game_id", "seat", "game__status", "game__state"))
-    return [(game_id, seat, status == Status.WAITING)
-            for game_id, seat, status, state in seats
-            if status == Status.WAITING or state["in_game"][seat]]
-
-
-def queue_entries(user_id: int) -> int:
-    """How many ranked-queue entries the user has (0 or 1: one queue at a time)."""
-    return QueueEntry.objects.filter(user_id=user_id).count()

@@ -19,12 +19,9 @@ from accounts import addresses, credentials, names, selectors
 from accounts.errors import FieldErrors
 from accounts.lockout import LOCKED_OUT, lockout_detail
 from accounts.models import User
-from accounts.signals import user_banned
+from accounts.signals import user_banned, user_banned_seats, user_banning
 from bloqueio_site import limits
 from bloqueio_site.errors import ServiceError
-from games import services
-from games.errors import AlreadyLeft, AlreadyStarted, GameOver, NotAPlayer
-from games.ranked import matchmaking
 
 log = logging.getLogger(__name__)
 
@@ -189,10 +186,10 @@ def ban_user(user: User, *, by: User | None = None) -> BanReport:
         User.objects.filter(pk=user.pk).update(is_active=False)
         report.tokens = credentials.delete_tokens(user.pk)
         report.sessions = credentials.end_sessions(user.pk)
-        # In the ban's transaction: a matcher holding the entry (SKIP LOCKED) commits its
-        # game first, and the clean-up below then finds that game and leaves it.
-        report.queue_entries = selectors.queue_entries(user.pk)
-        matchmaking.leave_queue(user=user)
+        # In the ban's transaction: out of the ranked queue (games.bans). A matcher
+        # holding the entry (SKIP LOCKED) commits its game first, and the clean-up after
+        # commit then finds that game and leaves it.
+        user_banning.send(sender=User, user=user, report=report)
         transaction.on_commit(partial(_after_ban, user, report), robust=True)
     user.is_active = False
     log.info("user %s (%s) banned by %s", user.pk, user.username, by.pk if by else None)
@@ -214,21 +211,11 @@ def _after_ban(user: User, report: BanReport) -> None:
         if isinstance(outcome, Exception):
             report.problems.append(f"closing sockets: {outcome!r}")
             log.warning("ban of user %s: %r failed: %r", user.pk, receiver, outcome)
-    for game_id, seat, waiting in selectors.live_seats(user.pk):
-        try:
-            if waiting:
-                try:
-                    services.leave_game(game_id=game_id, user=user)
-                    report.left_waiting.append(game_id)
-                    continue
-                except AlreadyStarted:
-                    pass  # it filled up meanwhile: remove the seat like any active one
-            services.remove_seat(game_id=game_id, seat=seat, why="removed")
-            report.removed_from.append(game_id)
-        except (AlreadyLeft, GameOver, NotAPlayer):
-            continue  # gone already (resigned, finished, or left meanwhile)
-        except ServiceError as exc:
-            # e.g. the database briefly unavailable: the seat stays; a repeated ban retries it.
-            report.problems.append(f"game {game_id}: {exc.detail}")
-            log.warning("ban of user %s: game %s refused: %s", user.pk, game_id, exc.detail)
+    # Then the seats it held (games.bans): each a game write of its own.
+    for receiver, outcome in user_banned_seats.send_robust(sender=User, user=user,
+                                                           report=report):
+        if isinstance(outcome, Exception):
+            report.problems.append(f"freeing seats: {outcome!r}")
+            log.warning("ban of user %s: %r failed: %r", user.pk, receiver, outcome)
+            return
     report.done = True

@@ -25,7 +25,7 @@ from django.db import DatabaseError
 
 from accounts import credentials
 from accounts.models import User
-from games.live.db import off_loop
+from bloqueio_site.off_loop import off_loop
 
 log = logging.getLogger(__name__)
 

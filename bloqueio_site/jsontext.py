@@ -9,6 +9,7 @@ escaped); both parse it alike.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -26,3 +27,8 @@ def dumps(value: Any) -> str:
 
 def loads(text: str | bytes) -> Any:
     return orjson.loads(text)
+
+
+def iso(moment: datetime | None) -> str | None:
+    """A moment as the API writes it: ISO 8601, UTC as `Z`."""
+    return None if moment is None else moment.isoformat().replace("+00:00", "Z")

@@ -12,9 +12,13 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
+from accounts.models import User
 from chat import services
 from chat.models import ChatMessage, Mute
+from games.models import Game
+from moderation.admin.games import GameAdmin
 from moderation.admin.reason import with_reason
+from moderation.admin.users import BloqueioUserAdmin
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -78,3 +82,73 @@ class ChatInline(admin.TabularInline):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class ChatUserAdmin(BloqueioUserAdmin):
+    """The users' admin of moderation plus chat mutes (chat.services; each logged with its
+    reason). Registered here, in place of moderation's, because chat sits above moderation:
+    moderation's admin cannot name chat."""
+
+    actions = [*BloqueioUserAdmin.actions, "mute_hour", "mute_day", "mute_indefinitely",
+               "unmute_users"]
+
+    def has_mute_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("moderation.mute_user")
+
+    def _mute(self, request: HttpRequest, queryset: QuerySet[User], minutes: int | None,
+              how_long: str) -> TemplateResponse | None:
+        def mute(user: User, reason: str) -> str:
+            services.mute_user(actor=request.user, user=user, reason=reason,
+                                    minutes=minutes)
+            return _("%(name)s is muted in chat %(how_long)s.") % {"name": user.username,
+                                                                     "how_long": how_long}
+
+        return with_reason(self, request, queryset.order_by("pk"),
+                           title=_("Mute in chat %(how_long)s") % {"how_long": how_long},
+                           verb=_("Mute"), run=mute,
+                           done=ngettext_lazy("Muted %(count)s user.", "Muted %(count)s users.",
+                                              "count"))
+
+    @admin.action(description=gettext_lazy("Mute selected users in chat for 1 hour…"),
+                  permissions=["mute"])
+    def mute_hour(self, request: HttpRequest,
+                  queryset: QuerySet[User]) -> TemplateResponse | None:
+        return self._mute(request, queryset, 60, _("for 1 hour"))
+
+    @admin.action(description=gettext_lazy("Mute selected users in chat for 24 hours…"),
+                  permissions=["mute"])
+    def mute_day(self, request: HttpRequest,
+                 queryset: QuerySet[User]) -> TemplateResponse | None:
+        return self._mute(request, queryset, 24 * 60, _("for 24 hours"))
+
+    @admin.action(description=gettext_lazy("Mute selected users in chat until unmuted…"),
+                  permissions=["mute"])
+    def mute_indefinitely(self, request: HttpRequest,
+                          queryset: QuerySet[User]) -> TemplateResponse | None:
+        return self._mute(request, queryset, None, _("until unmuted"))
+
+    @admin.action(description=gettext_lazy("Unmute selected users in chat…"),
+                  permissions=["mute"])
+    def unmute_users(self, request: HttpRequest,
+                     queryset: QuerySet[User]) -> TemplateResponse | None:
+        def unmute(user: User, reason: str) -> None:
+            services.unmute_user(actor=request.user, user=user, reason=reason)
+
+        return with_reason(self, request, queryset.order_by("pk"), title=_("Unmute in chat"),
+                           verb=_("Unmute"), run=unmute,
+                           done=ngettext_lazy("Unmuted %(count)s user.",
+                                              "Unmuted %(count)s users.", "count"))
+
+
+class ChatGameAdmin(GameAdmin):
+    """The games' admin of moderation plus each game's chat, read-only."""
+
+    inlines = [*GameAdmin.inlines, ChatInline]
+
+
+# In place of moderation's own registrations (chat sits above moderation, which cannot
+# name chat); importing moderation.admin above has registered those already.
+admin.site.unregister(User)
+admin.site.register(User, ChatUserAdmin)
+admin.site.unregister(Game)
+admin.site.register(Game, ChatGameAdmin)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bloqueio_site.jsontext import iso
 from chat import rooms
 from chat.models import ChatMessage
 from games import selectors as game_selectors
@@ -25,7 +26,7 @@ def message_json(message: ChatMessage, *, moderator: bool = False) -> dict[str, 
         "room": message.room,
         "username": message.author.username,
         "text": message.text if moderator or not message.deleted else "",
-        "at": game_selectors.iso(message.created_at),
+        "at": iso(message.created_at),
         "deleted": message.deleted,
     }
 

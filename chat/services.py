@@ -37,7 +37,10 @@ from chat.errors import (
 )
 from chat.models import MAX_LENGTH, ChatMessage, Mute, active_mutes
 from chat.selectors import history, message_json
+from games.live import realtime
 from games.models import Game, Seat
+from moderation import services as moderation
+from moderation.errors import ReasonRequired
 
 __all__ = ["clean_text", "delete_message", "history", "mute_user", "muted_until",
            "post_message", "unmute_user"]
@@ -101,8 +104,6 @@ def muted_until(user: Any, now: Any = None) -> tuple[bool, Any]:
 def _announce(game_id: int, room: str, frame: dict[str, Any]) -> None:
     """After commit: one fan-out message, which each socket passes on only if its viewer
     may read `room`."""
-    from games.live import realtime
-
     realtime.send_to_game(game_id, {"type": "game.chat", "room": room, "frame": frame})
 
 
@@ -164,8 +165,6 @@ def _require(actor: Any, perm: str) -> None:
 
 def _reason(reason: Any) -> str:
     """A moderator action's reason, cleaned: required (the moderation log needs one)."""
-    from moderation.errors import ReasonRequired
-
     if not isinstance(reason, str):
         raise InvalidMessage(_("`reason` must be a string."))
     reason = clean_text(reason)
@@ -179,8 +178,6 @@ def _reason(reason: Any) -> str:
 def delete_message(*, actor: Any, message_id: int, reason: str) -> ChatMessage:
     """Hide a message from everyone but moderators (the row stays); logged. Deleting a
     deleted message changes nothing and logs nothing."""
-    from moderation import services as moderation
-
     _require(actor, "moderation.delete_message")
     reason = _reason(reason)
     found = ChatMessage.objects.select_related("author").filter(pk=message_id).first()
@@ -207,8 +204,6 @@ def delete_message(*, actor: Any, message_id: int, reason: str) -> ChatMessage:
 
 def mute_user(*, actor: Any, user: Any, reason: str, minutes: int | None) -> Mute:
     """Stop `user` writing in any chat for `minutes` (None: until unmuted); logged."""
-    from moderation import services as moderation
-
     _require(actor, "moderation.mute_user")
     reason = _reason(reason)
     if minutes is not None and (type(minutes) is not int
@@ -227,8 +222,6 @@ def mute_user(*, actor: Any, user: Any, reason: str, minutes: int | None) -> Mut
 def unmute_user(*, actor: Any, user: Any, reason: str) -> int:
     """End every mute of `user` in force now (they stay on record, ending now); logged.
     Returns how many ended; `not_muted` if none was in force."""
-    from moderation import services as moderation
-
     _require(actor, "moderation.mute_user")
     reason = _reason(reason)
     moderation.guard(actor=actor, action="unmute_user", target=user, reason=reason,

@@ -8,10 +8,18 @@ class GamesConfig(AppConfig):
     verbose_name = gettext_lazy("Games")
 
     def ready(self) -> None:
-        from accounts.signals import credentials_revoked, user_banned
+        from accounts.signals import (
+            credentials_revoked,
+            user_banned,
+            user_banned_seats,
+            user_banning,
+        )
+        from games import bans
         from games.live import broadcast, realtime
 
         broadcast.subscribe(realtime.on_committed)
         user_banned.connect(realtime.on_user_banned, dispatch_uid="games.live.realtime.banned")
         credentials_revoked.connect(realtime.on_credentials_revoked,
                                     dispatch_uid="games.live.realtime.revoked")
+        user_banning.connect(bans.leave_queue, dispatch_uid="games.bans.leave_queue")
+        user_banned_seats.connect(bans.free_seats, dispatch_uid="games.bans.free_seats")

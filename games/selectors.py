@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -14,15 +13,12 @@ from django.db import connection
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from bloqueio_site import jsontext
+from bloqueio_site.jsontext import iso
 from games import engine
 from games.engine import LEAVE_REASONS
 from games.models import Event, Game, Rating, Seat
 
 User = get_user_model()
-
-
-def iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat().replace("+00:00", "Z")
 
 
 def game_list(*, status: str | None = None, kind: str | None = None) -> QuerySet[Game]:

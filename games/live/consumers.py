@@ -12,9 +12,9 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from bloqueio_site.off_loop import off_loop
 from games import selectors
 from games.live import fanout
-from games.live.db import off_loop
 from games.live.frames import CLOSE_UNAUTHORIZED, TokenBucket
 from games.live.game_socket import SYNC_PER_SECOND, GameConsumer
 from games.live.realtime import LOBBY_TOPIC, lobby_summary

@@ -33,7 +33,7 @@ import redis.asyncio as aioredis
 from django.conf import settings
 
 from bloqueio_site import jsontext
-from games.live.db import off_loop
+from bloqueio_site.off_loop import off_loop
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,6 @@
 """The game socket, `/ws/games/{id}/`: a game's events in ply order, for its players and
-spectators, and their actions, resignations, syncs and chat.
+spectators, and their actions, resignations and syncs; chat rides it as a sub-protocol
+that chat registers (`games.live.subprotocols`), so games never imports chat.
 
 Thin by design: it parses frames, calls `games.services` (off the event loop) exactly as
 the REST views do, and relays what `games.live.realtime` fans out after each commit.
@@ -19,13 +20,9 @@ from django.utils.translation import gettext_lazy as _
 
 from bloqueio_site import jsontext
 from bloqueio_site.errors import ServiceError
-from chat import rooms as chat_rooms
-from chat import selectors as chat_selectors
-from chat import services as chat_services
-from chat.errors import Muted
+from bloqueio_site.off_loop import off_loop
 from games import selectors, services
-from games.live import fanout, hello, presence
-from games.live.db import off_loop
+from games.live import fanout, hello, presence, subprotocols
 from games.live.frames import (
     CLOSE_BANNED,
     CLOSE_NOT_FOUND,
@@ -38,8 +35,6 @@ from games.live.sockets import BANNED, DATABASE_DOWN, TOKEN_REFUSED, BaseConsume
 
 log = logging.getLogger(__name__)
 
-# Chat messages a socket gets at most in a `sync` answer (after `hello`: hello.py's).
-CHAT_ON_SYNC = chat_selectors.HISTORY_CAP
 # A `sync` is a database read: its own, smaller budget within the frame rate, so that a
 # crowd of sockets asking again and again cannot slow everyone's requests (a client
 # needs one after a gap or a reconnect, not twenty a second).
@@ -48,12 +43,12 @@ SYNC_BURST = 5.0
 NO_GAME = _("No game %(id)s.")
 _STATUS_ORDER = {"waiting": 0, "active": 1, "finished": 2, "aborted": 2}
 
-def _chat_after(game_id: int, user: Any, after: int) -> list[dict[str, Any]] | None:
+def _history_after(protocol: subprotocols.SubProtocol, game_id: int, user: Any,
+                   after: int) -> list[dict[str, Any]] | None:
     game = selectors.get_game(game_id)
     if game is None:
         return None
-    return chat_selectors.history(game=game, viewer=user, after_id=after, limit=CHAT_ON_SYNC,
-                                  newest=True)
+    return protocol.history(game, user, after)
 
 
 class GameConsumer(BaseConsumer):
@@ -66,8 +61,9 @@ class GameConsumer(BaseConsumer):
 
     # Class defaults: `disconnect` also runs for a socket refused before `connect`.
     filling: asyncio.Task[None] | None = None
-    # What decides which chat room this socket reads (chat.rooms), kept from every game
-    # frame it sees: the status only moves forward, `in_game` follows the latest ply.
+    # What decides which chat rooms this socket reads (a sub-protocol's `relays`), kept
+    # from every game frame it sees: the status only moves forward, `in_game` follows the
+    # latest ply.
     status = "waiting"
     in_game: list[bool] | None = None
     noted_ply = -1
@@ -97,7 +93,7 @@ class GameConsumer(BaseConsumer):
         if found.game is None:
             await self.refuse("not_found", NO_GAME, CLOSE_NOT_FOUND, {"id": self.game_id})
             return
-        game, chat = found.game, found.chat
+        game = found.game
         self.seat, self.moderator = found.seat, found.moderator
         self.seat_count = len(game["seats"])
         self.last_ply = game["ply"]
@@ -107,8 +103,9 @@ class GameConsumer(BaseConsumer):
         game["presence"] = await presence.enter(self.game_id, self.conn_id, self.seat,
                                                 self.seat_count)
         await self.send_json({"type": "hello", "you": {"seat": self.seat}, "game": game})
-        if chat:  # read after subscribing: a message posted since comes after (held)
-            await self.send_json({"type": "chat_history", "messages": chat})
+        for frame, messages in found.histories:  # read after subscribing: newer are held
+            if messages:
+                await self.send_json({"type": frame, "messages": messages})
         self.ready = True
         latest = self.hub.latest_ply
         latest[self.topic] = max(latest.get(self.topic, 0), self.last_ply)
@@ -155,10 +152,6 @@ class GameConsumer(BaseConsumer):
             self.noted_ply = game["ply"]
             self.in_game = game["state"].get("in_game")
 
-    def reads(self, room: str) -> bool:
-        return room in chat_rooms.readable_rooms(self.status, self.seat, self.in_game,
-                                                 moderator=self.moderator)
-
     # -- client messages -------------------------------------------------------------------
 
     async def handle(self, kind: str, content: dict[str, Any]) -> None:
@@ -174,14 +167,18 @@ class GameConsumer(BaseConsumer):
             if type(after) is not int or after < 0:
                 await self.send_json(self.error("invalid", _("`after` must be a ply >= 0."), ref))
                 return
-            chat_after = content.get("chat_after")
-            if chat_after is not None and (type(chat_after) is not int or chat_after < 0):
-                await self.send_json(self.error(
-                    "invalid", _("`chat_after` must be a chat message id >= 0."), ref))
-                return
-            await self._send_sync(after, chat_after)
-        elif kind == "chat":
-            await self._chat(content, ref)
+            histories = []
+            for protocol in subprotocols.registered():
+                since = content.get(protocol.sync_field)
+                if since is None:
+                    continue
+                if type(since) is not int or since < 0:
+                    await self.send_json(self.error("invalid", protocol.sync_field_error, ref))
+                    return
+                histories.append((protocol, since))
+            await self._send_sync(after, histories)
+        elif (protocol := subprotocols.for_frame(kind)) is not None:
+            await protocol.handle(self, kind, content, ref)
         elif kind in ("action", "resign"):
             if self.user_id is None or self.seat is None:
                 await self.send_json(self.error(
@@ -216,33 +213,14 @@ class GameConsumer(BaseConsumer):
         else:
             await self.send_json({"type": "ack", "ref": ref, "ply": ply_after})
 
-    async def _chat(self, content: dict[str, Any], ref: Any) -> None:
-        """A chat message: `ack` with its id, or an error frame. Its `chat` frame comes
-        through the fan-out like everyone's (before or after the ack)."""
-        if self.user_id is None:
-            await self.send_json(self.error("not_authenticated", _("Log in to chat."), ref))
-            return
-        try:
-            message = await self.in_language(chat_services.post_message)(
-                game_id=self.game_id, user=self.user, text=content.get("text"))
-        except Muted as exc:
-            await self.send_json({**self.error(exc.code, exc.detail, ref),
-                                  "until": exc.as_dict()["until"]})
-        except ServiceError as exc:
-            await self.send_json(self.error(exc.code, exc.detail, ref))
-        except DatabaseError:
-            log.warning("database error on a chat message", exc_info=True)
-            await self.send_json(self.error("unavailable", DATABASE_DOWN, ref))
-        else:
-            await self.send_json({"type": "ack", "ref": ref, "id": message.pk})
-
-    async def _send_sync(self, after: int, chat_after: int | None = None) -> None:
+    async def _send_sync(self, after: int, histories: list[tuple[subprotocols.SubProtocol, int]]
+                         ) -> None:
         """Answer a `sync`. Events committed while it reads are held and sent after the
         answer (those it already holds are dropped): sent before it, they would reach a
         client that is still behind, which drops them as a gap, and then an answer read
-        before they committed, so the client would never get them. With `chat_after`,
-        a `chat_history` frame of the messages after it follows (live chat is held
-        behind it too; the client drops the ids it has)."""
+        before they committed, so the client would never get them. For each sub-protocol
+        asked (`chat_after`), its history frame of the messages after that id follows
+        (its live messages are held behind it too; the client drops the ids it has)."""
         self.answering = True
         try:
             found = await off_loop(selectors.events_and_game)(self.game_id, after)
@@ -255,9 +233,11 @@ class GameConsumer(BaseConsumer):
                 self.last_ply = max(self.last_ply, events[-1]["ply"])
             self._note(game)
             await self.send_json({"type": "events", "events": events, "game": game})
-            if chat_after is not None:
-                chat = await off_loop(_chat_after)(self.game_id, self.user, chat_after)
-                await self.send_json({"type": "chat_history", "messages": chat or []})
+            for protocol, since in histories:
+                found_after = await off_loop(_history_after)(protocol, self.game_id,
+                                                             self.user, since)
+                await self.send_json({"type": protocol.history_frame,
+                                      "messages": found_after or []})
         finally:
             self.answering = False
             if self.filling is None:
@@ -281,7 +261,7 @@ class GameConsumer(BaseConsumer):
             self._changed(message)
         elif kind == "presence":
             self.post(frames.whole())
-        elif kind == "game.chat" and self.reads(message["room"]):
+        elif (protocol := subprotocols.for_hub(kind)) and protocol.relays(self, message):
             self.post(frames.inner())
 
     async def hub_reconnected(self) -> None:

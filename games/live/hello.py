@@ -3,11 +3,12 @@
 A socket's open used to read four times (the account still active, the game, its
 seats, the chat, the viewer's permissions: six queries, each compiled by the ORM, over
 three trips to a worker thread), ~15 ms of server CPU, as much as fifteen moves
-(bench/lifecycle.py, docs/performance.md). Here the game, its seats, whether it has any
-chat, and the viewer's standing (active; moderator) come back in one statement; the chat
-history, when there is one, is a second read (chat.selectors).
+(bench/lifecycle.py, docs/performance.md). Here the game, its seats, whether each
+sub-protocol (chat: `games.live.subprotocols`) has anything to send, and the viewer's
+standing (active; moderator) come back in one statement; a sub-protocol's history, when
+there is one, is a second read.
 
-`moderator` is `chat.selectors.is_moderator` in SQL: Django's ModelBackend grants
+`moderator` is chat's `selectors.is_moderator` in SQL: Django's ModelBackend grants
 `moderation.delete_message` to an active superuser, or to an active user holding it
 directly or through a group (tests/live/test_hello.py checks both agree).
 """
@@ -22,12 +23,11 @@ from django.contrib.contenttypes.models import ContentType
 
 from accounts import selectors as accounts_selectors
 from accounts.models import User
-from chat import selectors as chat_selectors
-from chat.models import ChatMessage
 from games import selectors
+from games.live import subprotocols
+from games.selectors import GameQuery
 
-CHAT_ON_HELLO = 50  # the latest chat messages a socket gets after `hello`
-MODERATOR_PERMISSION = ("moderation", "delete_message")  # chat.selectors.is_moderator's
+MODERATOR_PERMISSION = ("moderation", "delete_message")  # chat's is_moderator's
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,8 @@ class Hello:
     active: bool
     game: dict[str, Any] | None = None
     seat: int | None = None
-    chat: list[dict[str, Any]] | None = None
+    # Per sub-protocol with anything to send: its history frame's type and messages.
+    histories: tuple[tuple[str, list[dict[str, Any]]], ...] = ()
     moderator: bool = False
 
 
@@ -58,9 +59,21 @@ _MODERATOR = f"""(
                         JOIN {_table(User.groups.through)} ug ON ug.group_id = gp.group_id
                         WHERE ug.user_id = u.id))))
     FROM {_table(User)} u WHERE u.id = %s)"""
-_HAS_CHAT = f"EXISTS (SELECT 1 FROM {_table(ChatMessage)} c WHERE c.game_id = g.id)"
-_SQL = selectors.game_with_seats_sql(has_chat=_HAS_CHAT, viewer_active=_VIEWER,
-                                     moderator=_MODERATOR)
+
+
+def _sql() -> tuple[GameQuery, tuple[subprotocols.SubProtocol, ...]]:
+    """The statement, with one flag per sub-protocol (registered by the apps' `ready()`,
+    so built at the first read, then kept)."""
+    global _BUILT
+    protocols = subprotocols.registered()
+    if _BUILT is None or _BUILT[1] != protocols:
+        flags = {f"sub_{i}": p.hello_flag_sql for i, p in enumerate(protocols)}
+        _BUILT = (selectors.game_with_seats_sql(**flags, viewer_active=_VIEWER,
+                                                moderator=_MODERATOR), protocols)
+    return _BUILT
+
+
+_BUILT: tuple[GameQuery, tuple[subprotocols.SubProtocol, ...]] | None = None
 
 
 def read(game_id: int, user: Any) -> Hello:
@@ -68,13 +81,14 @@ def read(game_id: int, user: Any) -> Hello:
     Blocking: call it through `off_loop`, after the socket listens to the game and the
     account (so a move or a ban committed meanwhile reaches it)."""
     user_id = user.pk if user is not None and user.is_authenticated else None
-    game = selectors.read_game(_SQL, [user_id, *MODERATOR_PERMISSION, user_id, game_id])
+    sql, protocols = _sql()
+    game = selectors.read_game(sql, [user_id, *MODERATOR_PERMISSION, user_id, game_id])
     if game is None:  # rare: one more read, for whether the viewer is still allowed
         return Hello(active=user_id is None or accounts_selectors.is_active(user_id))
     if user_id is not None and not game.viewer_active:
         return Hello(active=False)
-    chat = (chat_selectors.history(game=game, viewer=user, limit=CHAT_ON_HELLO, newest=True)
-            if game.has_chat else [])
+    histories = tuple((p.history_frame, p.history(game, user, None))
+                      for i, p in enumerate(protocols) if getattr(game, f"sub_{i}"))
     return Hello(active=True, game=selectors.game_json(game),
-                 seat=selectors.seat_of(game, user_id), chat=chat,
+                 seat=selectors.seat_of(game, user_id), histories=histories,
                  moderator=bool(game.moderator))

@@ -29,8 +29,8 @@ from accounts import ws_auth
 from bloqueio_site import jsontext, languages
 from bloqueio_site.drain import SCOPE_KEY as DRAIN
 from bloqueio_site.drain import SEND_NOW_KEY as SEND_NOW
+from bloqueio_site.off_loop import off_loop
 from games.live import fanout
-from games.live.db import off_loop
 from games.live.frames import (
     CLOSE_BANNED,
     CLOSE_FLOOD,

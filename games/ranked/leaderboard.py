@@ -13,8 +13,8 @@ from django.db.models import Count, QuerySet
 from django.utils import timezone
 
 from bloqueio_site import soft_cache
+from bloqueio_site.jsontext import iso
 from games.models import Rating, RatingChange
-from games.selectors import iso
 
 # "Active": played a rated game of the kind within this many days.
 ACTIVE_DAYS = 180

@@ -21,11 +21,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bloqueio_site.jsontext import iso
 from games import engine, services
 from games.errors import HumansOnly, InRankedGame, InvalidRequest
 from games.models import LiveRankedSeat, QueueEntry, Rating
 from games.ranked import rating_model
-from games.selectors import iso
 
 QUEUE_TTL = timedelta(seconds=30)
 BASE_SPREAD = 100  # rating points between the strongest and weakest of a group

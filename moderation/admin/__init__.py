@@ -1,3 +1,4 @@
-"""Moderation in Django admin: the log (read-only) and the reports queue."""
+"""Moderation in Django admin: the log (read-only), the reports queue, the users (bans)
+and the games (abort, annul, remove a seat)."""
 
-from moderation.admin import log, reports  # noqa: F401  (registers the model admins)
+from moderation.admin import games, log, reports, users  # noqa: F401  (registers the model admins)

@@ -1,6 +1,6 @@
 """The game socket's one read as it opens (games/live/hello.py) says what the separate
-reads it replaced said: the game, the seat, the chat, whether the account may connect,
-and whether it moderates."""
+reads it replaced said: the game, the seat, the chat (a sub-protocol chat registers),
+whether the account may connect, and whether it moderates."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.contrib.auth.models import Group, Permission
 from accounts.models import User
 from chat import selectors as chat_selectors
 from chat import services as chat_services
+from chat.socket import CHAT_ON_HELLO
 from games import selectors, services
 from games.live import hello
 from tests.conftest import make_user
@@ -47,7 +48,7 @@ def test_one_statement_without_chat(players: list[User],
     with django_assert_num_queries(1):
         found = hello.read(game.pk, players[2])
     assert found == hello.Hello(active=True, game=selectors.game_json(selectors.get_game(
-        game.pk)), seat=2, chat=[], moderator=False)
+        game.pk)), seat=2, histories=(), moderator=False)
 
 
 def test_what_it_reads_agrees_with_the_separate_reads(players: list[User]) -> None:
@@ -66,8 +67,8 @@ def test_what_it_reads_agrees_with_the_separate_reads(players: list[User]) -> No
         assert found.game == selectors.game_json(found_game)
         assert found.seat == selectors.seat_of(found_game, uid)
         assert found.moderator == chat_selectors.is_moderator(_fresh(viewer)), viewer
-        assert found.chat == chat_selectors.history(game=found_game, viewer=_fresh(viewer),
-                                                    limit=hello.CHAT_ON_HELLO, newest=True)
+        assert found.histories == (("chat_history", chat_selectors.history(
+            game=found_game, viewer=_fresh(viewer), limit=CHAT_ON_HELLO, newest=True)),)
     assert {hello.read(game.pk, _fresh(v)).moderator for v in viewers[1:5]} \
         == {False, True}  # both answers occur
 

@@ -1,4 +1,5 @@
 """Users in Django admin, with bans (moderation) going through `moderation.services`.
+(Chat mutes are added by `chat.admin`, which sits above moderation.)
 
 Ban and unban ask for a reason and are logged. Unticking "active" in the change form is
 a ban and ticking it again an unban (with the reason field under "Moderation"): both
@@ -26,7 +27,6 @@ from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 from accounts import credentials, services
 from accounts.models import User
 from bloqueio_site.errors import ServiceError
-from chat import services as chat_services
 from moderation import services as moderation
 from moderation.admin.reason import with_reason
 from moderation.errors import StaffProtected
@@ -82,8 +82,7 @@ class BloqueioUserAdmin(UserAdmin):
     form = ModerationUserChangeForm
     add_form = NameCheckedCreationForm
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
-    actions = ["ban_users", "unban_users", "mute_hour", "mute_day", "mute_indefinitely",
-               "unmute_users"]
+    actions = ["ban_users", "unban_users"]
 
     def has_ban_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("moderation.ban_user")
@@ -182,52 +181,3 @@ class BloqueioUserAdmin(UserAdmin):
                            verb=_("Unban"), run=unban,
                            done=ngettext_lazy("Unbanned %(count)s user.",
                                               "Unbanned %(count)s users.", "count"))
-
-    # -- chat mutes (chat.services; each logged with its reason) ----------------------------
-
-    def has_mute_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("moderation.mute_user")
-
-    def _mute(self, request: HttpRequest, queryset: QuerySet[User], minutes: int | None,
-              how_long: str) -> TemplateResponse | None:
-        def mute(user: User, reason: str) -> str:
-            chat_services.mute_user(actor=request.user, user=user, reason=reason,
-                                    minutes=minutes)
-            return _("%(name)s is muted in chat %(how_long)s.") % {"name": user.username,
-                                                                     "how_long": how_long}
-
-        return with_reason(self, request, queryset.order_by("pk"),
-                           title=_("Mute in chat %(how_long)s") % {"how_long": how_long},
-                           verb=_("Mute"), run=mute,
-                           done=ngettext_lazy("Muted %(count)s user.", "Muted %(count)s users.",
-                                              "count"))
-
-    @admin.action(description=gettext_lazy("Mute selected users in chat for 1 hour…"),
-                  permissions=["mute"])
-    def mute_hour(self, request: HttpRequest,
-                  queryset: QuerySet[User]) -> TemplateResponse | None:
-        return self._mute(request, queryset, 60, _("for 1 hour"))
-
-    @admin.action(description=gettext_lazy("Mute selected users in chat for 24 hours…"),
-                  permissions=["mute"])
-    def mute_day(self, request: HttpRequest,
-                 queryset: QuerySet[User]) -> TemplateResponse | None:
-        return self._mute(request, queryset, 24 * 60, _("for 24 hours"))
-
-    @admin.action(description=gettext_lazy("Mute selected users in chat until unmuted…"),
-                  permissions=["mute"])
-    def mute_indefinitely(self, request: HttpRequest,
-                          queryset: QuerySet[User]) -> TemplateResponse | None:
-        return self._mute(request, queryset, None, _("until unmuted"))
-
-    @admin.action(description=gettext_lazy("Unmute selected users in chat…"),
-                  permissions=["mute"])
-    def unmute_users(self, request: HttpRequest,
-                     queryset: QuerySet[User]) -> TemplateResponse | None:
-        def unmute(user: User, reason: str) -> None:
-            chat_services.unmute_user(actor=request.user, user=user, reason=reason)
-
-        return with_reason(self, request, queryset.order_by("pk"), title=_("Unmute in chat"),
-                           verb=_("Unmute"), run=unmute,
-                           done=ngettext_lazy("Unmuted %(count)s user.",
-                                              "Unmuted %(count)s users.", "count"))
