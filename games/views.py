@@ -31,7 +31,8 @@ from django.views.decorators.http import require_GET, require_POST
 from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
 from games import bots, engine, selectors, services, texts
-from games.boards import board_css, page_seat_styles, render_svg, rules_figures
+from games.boards import board_css, page_seat_styles
+from games.drawings import render_svg, rules_figures
 from games.engine.notation import format_cell
 from games.live import presence
 from games.models import Game, Seat, Status

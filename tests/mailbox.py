@@ -24,7 +24,7 @@ class Mailbox:
         self.messages: list[EmailMessage] = []
         self._arrived = threading.Condition()
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         with self._arrived:
             self.messages.append(message)  # type: ignore[arg-type]

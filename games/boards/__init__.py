@@ -17,6 +17,7 @@ Only this package and the page's board modules know families; everything else as
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -27,6 +28,9 @@ from games import engine
 from games.boards import barrier, blockade, blokus
 from games.boards.colours import seat_styles
 from games.boards.palettes import paint, painted
+
+# A spec in the reader's words (games/drawings.py): a copy with names translated.
+Words = Callable[[dict[str, Any]], dict[str, Any]]
 
 FAMILIES: dict[str, ModuleType] = {"barrier": barrier, "blockade": blockade, "blokus": blokus}
 
@@ -73,30 +77,21 @@ def board_css(kind: str) -> str:
 
 
 def render_svg(kind: str, state: dict[str, Any], *, ply: int | None = None,
-               title: str | None = None) -> str:
-    """The position `state` of a `kind` game as a standalone SVG (row 0 at the top)."""
-    spec = _in_words(_spec(kind))
+               title: str | None = None, words: Words | None = None) -> str:
+    """The position `state` of a `kind` game as a standalone SVG (row 0 at the top);
+    `words` puts the spec's names in the reader's language (games/drawings.py)."""
+    spec = _spec(kind) if words is None else words(_spec(kind))
     return FAMILIES[spec["family"]].render_svg(kind, spec, state, ply=ply, title=title)
 
 
-def _in_words(spec: dict[str, Any]) -> dict[str, Any]:
-    """`spec` with its title and colour names in the active language, for the `<title>`s
-    of a drawing (a copy: the cached spec stays English)."""
-    from games import texts  # texts is built on this package: imported when drawing
-
-    def named(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [{**e, "name": texts.colour(e["name"])} for e in entries]
-    return {**spec, "title": texts.words(spec["title"]), "seats": named(spec["seats"]),
-            "colours": named(spec["colours"])}
-
-
-def rules_figures(kind: str) -> dict[str, Any]:
+def rules_figures(kind: str, words: Words | None = None) -> dict[str, Any]:
     """The rules page's drawings, from the engine's own data: the starting position
     (`start`, an SVG) and, for a family with pieces, each piece (`pieces`)."""
     spec = _spec(kind)
     family = FAMILIES[spec["family"]]
-    start = render_svg(kind, engine.get(kind).initial().to_json(),
+    named = spec if words is None else words(spec)
+    start = render_svg(kind, engine.get(kind).initial().to_json(), words=words,
                        title=gettext("%(kind)s: the starting position") % {
-                           "kind": _in_words(spec)["title"]})
+                           "kind": named["title"]})
     figures = getattr(family, "piece_figures", None)
     return {"start": start, "pieces": figures(kind) if figures else []}

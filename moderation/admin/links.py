@@ -7,7 +7,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from games.boards import render_svg
+from games.drawings import render_svg
 from games.models import Game
 
 

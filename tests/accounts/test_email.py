@@ -15,7 +15,7 @@ from accounts import addresses
 from accounts.models import User
 from bloqueio_site.email_config import email_settings
 from tests.conftest import PASSWORD, client_for, make_user
-from tests.mailbox import Mailbox, body, free_port, link, mailbox  # noqa: F401
+from tests.mailbox import Mailbox, body, free_port, link
 
 pytestmark = pytest.mark.django_db(transaction=True)  # mail goes after commit
 
@@ -39,7 +39,7 @@ def _signed_up(email: str, username: str = "erin", **extra: Any) -> tuple[User, 
 
 
 def test_sign_up_mails_a_link_that_confirms_the_address(mailbox: Mailbox) -> None:
-    user, client = _signed_up("Erin@Example.COM")
+    _user, client = _signed_up("Erin@Example.COM")
     assert client.get("/api/me/").json()["email_verified"] is False
     [message] = mailbox.wait(1)
     assert message["To"] == "Erin@example.com"  # the domain lower-cased
@@ -163,7 +163,7 @@ def test_reset_requests_from_one_address_are_limited(mailbox: Mailbox) -> None:
 def test_an_unreachable_mail_server_loses_no_sign_up(settings: Any, caplog: Any) -> None:
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nobody listens
-    user, client = _signed_up("mia@example.com", username="mia")
+    _user, client = _signed_up("mia@example.com", username="mia")
     assert client.get("/api/me/").json()["email"] == "mia@example.com"
     assert "not sent" in caplog.text
 
