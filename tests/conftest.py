@@ -84,6 +84,19 @@ def fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def default_language_between_tests() -> Iterator[None]:
+    """Each test starts in the default language. Django's LocaleMiddleware activates a
+    request's language for the thread and leaves it there (a server's next request sets
+    its own), so a test's pt-BR request would otherwise speak Portuguese to the next
+    test's direct service calls."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_channel_layer() -> Iterator[None]:
     # channels_redis binds locks to the event loop that first used it; each async test
     # runs its own loop, so each test gets its own layer instance.
