@@ -7,6 +7,7 @@ from games import views
 urlpatterns = [
     path("", views.lobby, name="home"),
     path("games/new/", views.create, name="game-create"),
+    path("games/mine/", views.mine, name="my-games"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/join/", views.join, name="game-join"),
     path("games/<int:game_id>/leave/", views.leave, name="game-leave"),

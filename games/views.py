@@ -23,6 +23,7 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.dateparse import parse_datetime
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -30,7 +31,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
-from games import bots, engine, selectors, services, texts
+from games import bots, engine, my_games, selectors, services, texts
 from games.boards import board_css, page_seat_styles
 from games.drawings import render_svg, rules_figures
 from games.engine.notation import format_cell
@@ -96,6 +97,16 @@ def _event_rows(game: Game) -> list[dict[str, Any]]:
     return rows
 
 
+@login_required
+def mine(request: HttpRequest) -> HttpResponse:
+    """My games: every live game of the caller, theirs to move first."""
+    games = [{**g, "label": texts.kind_title(g["kind"]), "status_label": texts.status(g["status"]),
+              "side": texts.seat_name(g["kind"], g["seat"]),
+              "deadline_at": parse_datetime(g["deadline"]) if g["deadline"] else None}
+             for g in my_games.active_games(request.user.pk)]
+    return render(request, "games/mine.html", {"games": games})
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     mine: list[dict[str, Any]] = []
     if request.user.is_authenticated:
@@ -107,6 +118,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                  "ranked": s.game.ranked,
                  "won": bool(s.game.result and s.game.result.get("winner") == s.seat)}
                 for s in seats]
+    live = my_games.active_games(request.user.pk) if request.user.is_authenticated else []
     kinds = _kinds()
     # One level select per seat besides yours, for the kind with the most seats; the
     # ones past the chosen kind's seats are optional ("none") and hidden by lobby.js.
@@ -115,6 +127,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                  for seat in range(1, max(k["players"] for k in kinds))]
     return render(request, "games/lobby.html", {
         "kinds": kinds, "time_controls": TIME_CONTROLS, "my_games": mine,
+        "live_count": len(live), "turn_count": sum(g["your_turn"] for g in live),
         "bot_levels": _bot_levels(), "bot_seats": bot_seats,
         "bot_about": [(texts.level_label(level), texts.bot_about(level))
                       for level in bots.LEVELS],

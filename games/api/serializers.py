@@ -292,3 +292,20 @@ class RatingPointOut(serializers.Serializer):
     game = serializers.IntegerField()
     at = serializers.DateTimeField()
     rating = serializers.IntegerField(help_text="the displayed rating after that game")
+
+
+class MyGameOut(serializers.Serializer):
+    """One of the caller's live games (`GET /api/me/games/`)."""
+
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    ranked = serializers.BooleanField()
+    status = serializers.CharField(help_text="`waiting` or `active`")
+    seat = serializers.IntegerField(help_text="the caller's seat")
+    your_turn = serializers.BooleanField()
+    turn = serializers.IntegerField(allow_null=True,
+                                    help_text="the seat to move; null while waiting")
+    ply = serializers.IntegerField()
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="when the seat to move runs out of time; null untimed")
+    created_at = serializers.DateTimeField()

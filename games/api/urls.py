@@ -8,6 +8,7 @@ urlpatterns = [
     path("kinds/", views.KindsView.as_view(), name="api-kinds"),
     path("games/", views.GamesView.as_view(), name="api-games"),
     path("games/<int:game_id>/", views.GameView.as_view(), name="api-game"),
+    path("me/games/", views.MyGamesView.as_view(), name="api-my-games"),
     path("games/<int:game_id>/join/", views.JoinView.as_view(), name="api-game-join"),
     path("games/<int:game_id>/leave/", views.LeaveView.as_view(), name="api-game-leave"),
     path("games/<int:game_id>/actions/", views.ActionsView.as_view(), name="api-game-actions"),

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from bloqueio_site import limits
 from bloqueio_site.api_schema import ErrorOut, errors
-from games import engine, hints, selectors, services
+from games import engine, hints, my_games, selectors, services
 from games.api import serializers as io
 from games.errors import GameNotFound, InvalidRequest
 from games.live import presence
@@ -84,6 +84,17 @@ class GameView(APIView):
         body = selectors.game_json(game)
         body["presence"] = presence.snapshot_sync(game.pk, game.seat_count)
         return Response(body)
+
+
+class MyGamesView(APIView):
+    """The caller's live games: theirs to move first, soonest deadline first."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="my_games", responses={200: io.MyGameOut(many=True),
+                                                       **errors(401)})
+    def get(self, request: Request) -> Response:
+        return Response(my_games.active_games(request.user.pk))
 
 
 class JoinView(APIView):

@@ -311,6 +311,7 @@ ROUTE_KINDS = {
     "password_reset": "public", "password_reset_done": "public",
     "password_reset_confirm": "public", "password_reset_complete": "public",
     "email": "login", "verify_email": "public",
+    "my-games": "login", "api-my-games": "own",  # the caller's live games (issue #31)
 }
 
 

@@ -1,0 +1,41 @@
+"""A player's own live games, the ones where it is their turn first (issue #31's "My
+games": the page, `GET /api/me/games/` and the lobby's count read the same list)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bloqueio_site.jsontext import iso
+from games.models import LIVE_STATUSES, Game, Seat, Status
+
+
+def active_games(user_id: int) -> list[dict[str, Any]]:
+    """Every game `user_id` still plays or waits in (a seat left by resigning or
+    running out of time is no longer theirs): theirs to move first, soonest deadline
+    first (untimed after timed); then the others, the newest first. One query."""
+    seats = (Seat.objects.filter(user_id=user_id, game__status__in=LIVE_STATUSES)
+             .select_related("game").only(
+                 "seat", "game__id", "game__kind", "game__ranked", "game__status",
+                 "game__state", "game__ply", "game__deadline", "game__created_at"))
+    mine = [(seat.seat, seat.game) for seat in seats
+            if seat.game.status != Status.ACTIVE or seat.game.state["in_game"][seat.seat]]
+
+    def order(entry: tuple[int, Game]) -> tuple[bool, bool, float, float]:
+        seat, game = entry
+        deadline = game.deadline
+        return (not _your_turn(game, seat), deadline is None,
+                deadline.timestamp() if deadline else 0.0, -game.created_at.timestamp())
+
+    return [_summary(game, seat) for seat, game in sorted(mine, key=order)]
+
+
+def _your_turn(game: Game, seat: int) -> bool:
+    return game.status == Status.ACTIVE and game.state.get("turn") == seat
+
+
+def _summary(game: Game, seat: int) -> dict[str, Any]:
+    active = game.status == Status.ACTIVE
+    return {"id": game.pk, "kind": game.kind, "ranked": game.ranked, "status": game.status,
+            "seat": seat, "your_turn": _your_turn(game, seat),
+            "turn": game.state.get("turn") if active else None, "ply": game.ply,
+            "deadline": iso(game.deadline), "created_at": iso(game.created_at)}
