@@ -7,22 +7,12 @@ import logging
 from typing import Any
 
 from bloqueio_site.errors import ServiceError
-from games import services
+from games import my_games, services
 from games.errors import AlreadyLeft, AlreadyStarted, GameOver, NotAPlayer
-from games.models import LIVE_STATUSES, QueueEntry, Seat, Status
+from games.models import QueueEntry, Status
 from games.ranked import matchmaking
 
 log = logging.getLogger(__name__)
-
-
-def live_seats(user_id: int) -> list[tuple[int, int, bool]]:
-    """(game id, seat, waiting?) of every seat the user still holds in a live game,
-    oldest game first (seats already left, by resigning or timing out, are skipped)."""
-    seats = (Seat.objects.filter(user_id=user_id, game__status__in=LIVE_STATUSES)
-             .order_by("game_id").values_list("game_id", "seat", "game__status", "game__state"))
-    return [(game_id, seat, status == Status.WAITING)
-            for game_id, seat, status, state in seats
-            if status == Status.WAITING or state["in_game"][seat]]
 
 
 def leave_queue(sender: Any, *, user: Any, report: Any, **kwargs: Any) -> None:
@@ -37,9 +27,10 @@ def free_seats(sender: Any, *, user: Any, report: Any, **kwargs: Any) -> None:
     """`user_banned_seats`, after the ban commits and the sockets close: leave the waiting
     games, be removed (`removed` event) from the active ones, each a game write of its
     own (a refusal there never undoes the ban); what happened goes into `report`."""
-    for game_id, seat, waiting in live_seats(user.pk):
+    for seat, game in my_games.held_seats(user.pk):
+        game_id = game.pk
         try:
-            if waiting:
+            if game.status == Status.WAITING:
                 try:
                     services.leave_game(game_id=game_id, user=user)
                     report.left_waiting.append(game_id)

@@ -9,16 +9,22 @@ from bloqueio_site.jsontext import iso
 from games.models import LIVE_STATUSES, Game, Seat, Status
 
 
-def active_games(user_id: int) -> list[dict[str, Any]]:
-    """Every game `user_id` still plays or waits in (a seat left by resigning or
-    running out of time is no longer theirs): theirs to move first, soonest deadline
-    first (untimed after timed); then the others, the newest first. One query."""
+def held_seats(user_id: int) -> list[tuple[int, Game]]:
+    """(seat, game) of every seat `user_id` still holds in a live game, oldest game
+    first: a seat left by resigning or running out of time is no longer theirs. One
+    query. What a ban frees (games/bans.py) and what My games lists."""
     seats = (Seat.objects.filter(user_id=user_id, game__status__in=LIVE_STATUSES)
-             .select_related("game").only(
+             .select_related("game").order_by("game_id").only(
                  "seat", "game__id", "game__kind", "game__ranked", "game__status",
                  "game__state", "game__ply", "game__deadline", "game__created_at"))
-    mine = [(seat.seat, seat.game) for seat in seats
+    return [(seat.seat, seat.game) for seat in seats
             if seat.game.status != Status.ACTIVE or seat.game.state["in_game"][seat.seat]]
+
+
+def active_games(user_id: int) -> list[dict[str, Any]]:
+    """Every game `user_id` still plays or waits in (`held_seats`): theirs to move
+    first, soonest deadline first (untimed after timed); then the others, the newest
+    first."""
 
     def order(entry: tuple[int, Game]) -> tuple[bool, bool, float, float]:
         seat, game = entry
@@ -26,7 +32,7 @@ def active_games(user_id: int) -> list[dict[str, Any]]:
         return (not _your_turn(game, seat), deadline is None,
                 deadline.timestamp() if deadline else 0.0, -game.created_at.timestamp())
 
-    return [_summary(game, seat) for seat, game in sorted(mine, key=order)]
+    return [_summary(game, seat) for seat, game in sorted(held_seats(user_id), key=order)]
 
 
 def _your_turn(game: Game, seat: int) -> bool:
