@@ -64,7 +64,10 @@ def register_user(*, username: str, password: str, address: str, email: str = ""
     """
     limits.check(SIGNUP_RATE, address, _("Too many sign-ups from your address"))
     errors: dict[str, list[str]] = {}
-    email = User.objects.normalize_email(email)
+    try:
+        email = addresses.normalized(email)
+    except addresses.InvalidEmail as exc:
+        errors["email"] = [exc.detail]
     candidate = User(username=username, email=email)
     try:
         User.username_validator(username)
