@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "games",
     "chat",
     "moderation",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -93,6 +94,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "notifications.context.unread",
             ],
         },
     },
@@ -261,6 +263,10 @@ LOGOUT_REDIRECT_URL = "home"
 globals().update(email_settings(os.environ.get("EMAIL_URL")))
 DEFAULT_FROM_EMAIL = os.environ.get("EMAIL_FROM", "Bloqueio Online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Links in e-mails the worker sends (notifications) have no request to name the host:
+# they start with SITE_URL (default: https:// and the first allowed host in production).
+SITE_URL = env_str("SITE_URL", (f"https://{ALLOWED_HOSTS[0]}" if PRODUCTION else
+                                "http://127.0.0.1:8000")).rstrip("/")
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600  # a reset link, and an address's check link, last 3 days
 
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
@@ -306,7 +312,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # One name for the bot levels wherever they appear (seat.bot, bots[], level).
-    "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "games.bots.LEVELS"},
+    "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "games.bots.LEVELS",
+                            "NotificationKindEnum": "notifications.models.KINDS",
+                            "KindEnum": "games.engine.KINDS"},
 }
 # A request body larger than this is refused before it is parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 64 * 1024, minimum=1024)

@@ -17,6 +17,7 @@ urlpatterns = [
     path("favicon.ico", site_views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("notifications/", include("notifications.urls")),
     # The language switcher of every page (same URLs for every language: no prefixes).
     path("i18n/setlang/", language.set_language, name="set_language"),
     path("users/<str:username>/", account_views.profile, name="profile"),
@@ -24,6 +25,7 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("moderation.api.urls")),
     path("api/", include("chat.api.urls")),
+    path("api/", include("notifications.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
 ]

@@ -48,6 +48,8 @@ from moderation.models import (
     ReportStatus,
     TargetType,
 )
+from notifications.models import Kind
+from notifications.services import notify
 
 log = logging.getLogger(__name__)
 
@@ -331,6 +333,9 @@ def _handle(moderator: AbstractBaseUser, report_id: int, note: str, status: str,
         locked.handled_at = timezone.now()
         locked.resolution = note.strip()
         locked.save(update_fields=["status", "handled_by", "handled_at", "resolution"])
+        # The reporter is told the outcome, never the moderator's note or name.
+        notify(locked.reporter, Kind.REPORT_OUTCOME,
+               data={"outcome": status, "report": locked.pk})
         return locked
 
     return _moderate(actor=moderator, action=action, target=report, reason=note, run=close,

@@ -112,6 +112,12 @@ def send_to_game(game_id: int, message: dict[str, Any]) -> None:
     _send_soon([(fanout.game_topic(game_id), message)], f"{message['type']} of game {game_id}")
 
 
+def send_to_user(user_id: int, message: dict[str, Any]) -> None:
+    """Fan a committed change meant for one person (a notification) out to every socket
+    of theirs on `/ws/me/`, on every process. Call after commit."""
+    _send_soon([(fanout.user_topic(user_id), message)], f"{message['type']} for {user_id}")
+
+
 def on_committed(change: Committed) -> None:
     """Fan a committed change out; under the ASGI server, without blocking the writer.
 

@@ -6,6 +6,7 @@
 import { csrfToken, del, el, get, post, readData } from "./api.js";
 import { formatNumber, gettext, interpolate, pgettext, relativeTime } from "./i18n.js";
 import { botName } from "./panel.js";
+import { onMe } from "./me.js";
 import { LiveSocket } from "./socket.js";
 
 const data = readData("lobby-data");
@@ -163,18 +164,16 @@ if (playBtn) {
 }
 
 if (data.user) {
-  new LiveSocket("/ws/me/", {
-    onMessage(f) {
-      if (f.type !== "notify") return;
-      if (f.event === "matched") location.href = `/games/${f.game_id}/`;
-      else if (f.event === "game_started") {
-        const box = $("ranked-status") || $("open-count");
-        if (box) {
-          // The sentence with a link in it: split where the game's number goes.
-          const [before, after] = gettext("Your game #%(id)s has started.").split("%(id)s");
-          box.replaceChildren(before, el("a", { href: `/games/${f.game_id}/` }, String(f.game_id)), after ?? "");
-        }
+  onMe((f) => {
+    if (f.type !== "notify") return;
+    if (f.event === "matched") location.href = `/games/${f.game_id}/`;
+    else if (f.event === "game_started") {
+      const box = $("ranked-status") || $("open-count");
+      if (box) {
+        // The sentence with a link in it: split where the game's number goes.
+        const [before, after] = gettext("Your game #%(id)s has started.").split("%(id)s");
+        box.replaceChildren(before, el("a", { href: `/games/${f.game_id}/` }, String(f.game_id)), after ?? "");
       }
-    },
+    }
   });
 }

@@ -30,6 +30,8 @@ from games.live import consumers, game_socket, sockets
 from games.live.frames import CLOSE_FLOOD, FLOOD_CLOSE_AFTER, MAX_FRAME_BYTES, RATE_BURST
 from games.models import Event, Game, QueueEntry, Seat
 from games.ranked import matchmaking
+from notifications.models import Kind, Notification
+from notifications.services import notify
 from tests.conftest import PASSWORD, make_user
 from tests.games.helpers import started_game
 from tests.live.servers import live_servers
@@ -241,6 +243,7 @@ def test_a_lockout_is_per_username_and_address(alice, bob, settings):
 
 
 PRIVATE_EMAIL = "alice.private@example.org"
+PRIVATE_INVITER = "inviter-only-alice-knows"  # in a notification of hers
 
 
 @pytest.fixture
@@ -257,9 +260,10 @@ def alices_world(alice, bob, carol) -> dict[str, Any]:
     services.submit_action(game_id=active.pk, user=alice, action=MOVE0, ply=0)
     finished = started_game([carol, alice], kind="quoridor")
     services.resign(game_id=finished.pk, user=carol)
+    notify(alice, Kind.INVITATION, game_id=waiting.pk, data={"by": PRIVATE_INVITER})
     return {
         "secrets": [PRIVATE_EMAIL, alice.auth_token.key, alice.password,
-                    browser.cookies["sessionid"].value],
+                    browser.cookies["sessionid"].value, PRIVATE_INVITER],
         "waiting": waiting.pk, "active": active.pk, "finished": finished.pk,
     }
 
@@ -312,6 +316,10 @@ ROUTE_KINDS = {
     "password_reset_confirm": "public", "password_reset_complete": "public",
     "email": "login", "verify_email": "public",
     "my-games": "login", "api-my-games": "own",  # the caller's live games (issue #31)
+    # Notifications (notifications/): the list and choices, one opened, unsubscribing
+    "notifications": "login", "notification-open": "write",
+    "notifications-unsubscribe": "public", "api-notifications": "own",
+    "api-notifications-read": "write", "api-notification-settings": "own",
 }
 
 
@@ -321,7 +329,7 @@ QUERIES = {"game-check": "?" + urlencode({"action": json.dumps(MOVE0)})}
 def _concrete(name: str, route: str, game_id: int) -> str:
     return (route.replace("<int:game_id>", str(game_id)).replace("<str:username>", "alice")
             .replace("<str:kind>", "quoridor").replace("<int:message_id>", "1")
-            .replace("<int:seat>", "1").replace("<int:ply>", "0")
+            .replace("<int:seat>", "1").replace("<int:ply>", "0").replace("<int:note_id>", "1")
             ) + QUERIES.get(name, "")
 
 
@@ -384,6 +392,10 @@ def test_own_data_endpoints_answer_only_about_the_caller(alices_world):
         assert client.get("/api/matchmaking/").json() == {"state": "idle"}, who
         # Eve leaving "the queue" only ever touches her own entry.
         assert client.delete("/api/matchmaking/").status_code == 204
+        assert client.get("/api/notifications/").json() == {"unread": 0, "results": []}
+        assert client.post("/api/notifications/read/", {"all": True},
+                           format="json").json() == {"unread": 0}
+    assert Notification.objects.get(user__username="alice").read_at is None
     assert QueueEntry.objects.filter(user__username="alice").exists()
 
 

@@ -1,0 +1,63 @@
+"""Notifications API: the list (unread first), marking read, the e-mail choices."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from bloqueio_site.api_schema import errors
+from notifications import selectors, services
+from notifications.api import serializers as io
+from notifications.models import Kind
+
+
+class NotificationsView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="notifications", parameters=[io.ListQuery],
+                   responses={200: io.NotificationListOut, **errors(400, 401)})
+    def get(self, request: Request) -> Response:
+        query = io.ListQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return Response(selectors.listing(request.user.pk,
+                                          unread_only=query.validated_data.get("unread") == "true",
+                                          limit=query.validated_data["limit"]))
+
+
+class ReadView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="notifications_read", request=io.ReadIn,
+                   responses={200: io.UnreadOut, **errors(400, 401)})
+    def post(self, request: Request) -> Response:
+        data = io.ReadIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        ids = None if data.validated_data["all"] else data.validated_data["ids"]
+        return Response({"unread": services.mark_read(request.user, ids)})
+
+
+def settings_json(user: object) -> dict[str, object]:
+    choice = services.email_choice(user.pk)  # type: ignore[attr-defined]
+    return {"email": {kind: choice.wants(kind) for kind in Kind.values},
+            "email_address": user.email,  # type: ignore[attr-defined]
+            "email_verified": user.email_verified}  # type: ignore[attr-defined]
+
+
+class SettingsView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="notification_settings",
+                   responses={200: io.SettingsOut, **errors(401)})
+    def get(self, request: Request) -> Response:
+        return Response(settings_json(request.user))
+
+    @extend_schema(operation_id="notification_settings_update", request=io.SettingsIn,
+                   responses={200: io.SettingsOut, **errors(400, 401)})
+    def patch(self, request: Request) -> Response:
+        data = io.SettingsIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.set_email_choices(request.user, data.validated_data["email"])
+        return Response(settings_json(request.user))

@@ -1,0 +1,22 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
+
+
+class NotificationsConfig(AppConfig):
+    """Notifications: one model behind every channel (the list, the live badge, e-mail).
+
+    A layer above games: it listens to committed game changes and invitations, and
+    moderation (above it) tells it a report's outcome.
+    """
+
+    name = "notifications"
+    default_auto_field = "django.db.models.BigAutoField"
+    verbose_name = gettext_lazy("Notifications")
+
+    def ready(self) -> None:
+        from games import worker
+        from games.live import broadcast
+        from notifications import listeners, mail
+
+        broadcast.subscribe(listeners.on_committed)
+        worker.register("notification_emails", interval=5)(mail.send_pending)

@@ -1,0 +1,55 @@
+"""Notifications made from committed game changes: "your turn" and "game over".
+
+Only for turn-based games: in a live game the player is at the board, and the game's own
+socket (and `/ws/me/`'s `your_turn` hint) already says so. Registered as a
+`games.live.broadcast` listener, so it runs after the commit of every game write; a
+failure is logged there and never undoes the move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import User
+from games.live.broadcast import Committed
+from notifications import services
+from notifications.models import Kind, Notification
+
+
+def turn_based(time_control: dict[str, Any] | None) -> bool:
+    return bool(time_control) and "days" in time_control  # type: ignore[operator]
+
+
+def on_committed(change: Committed) -> None:
+    game = change.game
+    if not turn_based(game.get("time_control")):
+        return
+    seated = [uid for uid in change.seat_users if uid is not None]
+    if change.change == "finished":
+        _settle_turns(change.game_id, seated)
+        for user in User.objects.filter(pk__in=seated):
+            services.notify(user, Kind.GAME_OVER, game_id=change.game_id,
+                            data={"kind": game["kind"]})
+        return
+    if game.get("status") != "active" or not (change.events or change.change == "started"):
+        return
+    turn = (game.get("state") or {}).get("turn")
+    in_range = isinstance(turn, int) and 0 <= turn < len(change.seat_users)
+    to_move = change.seat_users[turn] if in_range else None
+    _settle_turns(change.game_id, [uid for uid in seated if uid != to_move])
+    if to_move is not None:
+        user = User.objects.filter(pk=to_move).first()
+        if user is not None:
+            services.notify(user, Kind.YOUR_TURN, game_id=change.game_id,
+                            data={"kind": game["kind"], "ply": game.get("ply")})
+
+
+def _settle_turns(game_id: int, user_ids: list[int]) -> None:
+    """A "your turn" that is no longer true is read: its player moved, or the game ended."""
+    if user_ids:
+        Notification.objects.filter(Q(user_id__in=user_ids), game_id=game_id,
+                                    kind=Kind.YOUR_TURN, read_at__isnull=True
+                                    ).update(read_at=timezone.now())
