@@ -30,11 +30,9 @@ def new_token() -> str:
 
 
 def tokens_of(request: Any) -> list[str]:
-    """The invitation tokens a request carries: `?invite=` and the session's."""
-    found: list[str] = []
-    query = getattr(request, "query_params", None) or getattr(request, "GET", None)
-    if query is not None:
-        found.extend(v for v in query.getlist(QUERY_PARAM) if isinstance(v, str))
+    """The invitation tokens a request (Django's or DRF's) carries: `?invite=` and the
+    session's."""
+    found = [v for v in request.GET.getlist(QUERY_PARAM) if isinstance(v, str)]
     found.extend(session_tokens(getattr(request, "session", None)))
     return found
 

@@ -31,11 +31,9 @@ def _people(seats: list[Seat]) -> list[int]:
     return list(dict.fromkeys(s.user_id for s in seats if not s.bot))
 
 
-def state_of(rematch: Rematch | None, seats: list[Seat]) -> dict[str, Any] | None:
+def state_of(rematch: Rematch, seats: list[Seat]) -> dict[str, Any]:
     """The `rematch` field of a finished game's JSON: who accepted, who declined, who
     has not answered, and the new game once made."""
-    if rematch is None:
-        return None
     names = {s.user_id: s.user.username for s in seats}
     answers = {int(uid): yes for uid, yes in rematch.answers.items()}
     people = _people(seats)
@@ -94,7 +92,7 @@ def offer(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
         rematch, created = Rematch.objects.get_or_create(
             game=game, defaults={"offered_by_id": user.pk, "answers": {}})
         if rematch.answers.get(str(user.pk)) is True:  # a retry: already said yes
-            return state_of(rematch, seats)  # type: ignore[return-value]
+            return state_of(rematch, seats)
         _closed(rematch)
         rematch.answers[str(user.pk)] = True
         people = _people(seats)
@@ -105,7 +103,7 @@ def offer(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
         event = ("rematch_started" if rematch.new_game_id is not None
                  else "rematch_offered" if created else "rematch_accepted")
         _tell(game, people, event, state)
-    return state  # type: ignore[return-value]
+    return state
 
 
 def decline(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
@@ -117,13 +115,13 @@ def decline(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
             raise GameNotFound(_("Nobody offered a rematch of this game."),
                                code="no_rematch")
         if rematch.answers.get(str(user.pk)) is False:
-            return state_of(rematch, seats)  # type: ignore[return-value]
+            return state_of(rematch, seats)
         _closed(rematch)
         rematch.answers[str(user.pk)] = False
         rematch.save(update_fields=["answers"])
         state = state_of(rematch, seats)
         _tell(game, _people(seats), "rematch_declined", state)
-    return state  # type: ignore[return-value]
+    return state
 
 
 def _start(game: Game, seats: list[Seat], offered_by: int) -> Game:
@@ -140,7 +138,7 @@ def _start(game: Game, seats: list[Seat], offered_by: int) -> Game:
     return round_store.start(new, seats_of(new), timezone.now(), "started")
 
 
-def _tell(game: Game, people: list[int], event: str, state: dict[str, Any] | None) -> None:
+def _tell(game: Game, people: list[int], event: str, state: dict[str, Any]) -> None:
     """After commit, tell the table's people (their `/ws/me/` sockets)."""
     transaction.on_commit(partial(realtime.notify_users, people, {
         "event": event, "game_id": game.pk, "rematch": state}))

@@ -151,6 +151,18 @@ def test_the_invite_link_asks_a_signed_out_visitor_to_log_in_and_lets_them_watch
     assert browser.get(f"/api/games/{game['id']}/").status_code == 200
 
 
+def test_the_link_of_a_full_game_shows_it_without_a_seat(alice, bob, carol):
+    game = _private(alice)
+    _browser(bob).get(f"/games/{game['id']}/invite/{_token(game)}/")
+    browser = _browser(carol)
+    response = browser.get(f"/games/{game['id']}/invite/{_token(game)}/", follow=True)
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0] == f"/games/{game['id']}/"
+    assert "no longer waiting for players" in response.content.decode()
+    assert not Seat.objects.filter(game_id=game["id"], user=carol).exists()
+    assert game["invite_url"] not in response.content.decode()  # a spectator's page
+
+
 def test_a_wrong_token_in_the_link_is_not_found(alice, bob):
     game = _private(alice)
     assert _browser(bob).get(f"/games/{game['id']}/invite/nope/").status_code == 404

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.test import Client
 
 from bloqueio_site.asgi import application
-from games import rematch, services
+from games import invitations, rematch, services
 from tests.ws_helpers import LOCAL, receive_type
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,6 +62,7 @@ async def test_the_table_and_the_token_holders_are_let_in(private_game, alice, c
     comm, hello = await _open(f"/ws/games/{private_game.pk}/?invite={private_game.invite_token}",
                               carol)
     assert hello["type"] == "hello" and hello["you"] == {"seat": None}
+    assert "invite_url" not in hello["game"]
     await comm.disconnect()
 
 
@@ -107,3 +108,14 @@ async def test_rematch_offers_reach_the_tables_own_sockets(alice, bob):
         frame = await receive_type(me_b, "notify")
     assert frame["rematch"]["game_id"] is not None
     await me_b.disconnect()
+
+
+async def test_a_user_invited_by_name_is_let_in(private_game, alice, carol):
+
+
+    await _refused(f"/ws/games/{private_game.pk}/", carol)
+    await sync_to_async(invitations.invite_user)(game_id=private_game.pk, user=alice,
+                                                 username="carol")
+    comm, hello = await _open(f"/ws/games/{private_game.pk}/", carol)
+    assert hello["type"] == "hello" and hello["you"] == {"seat": None}
+    await comm.disconnect()
