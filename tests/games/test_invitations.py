@@ -170,3 +170,17 @@ def test_a_rolled_back_invitation_sends_nothing(sent):
         invitations.invite_user(game_id=game_id, user=alice, username="bob")
         raise RuntimeError("undo")
     assert sent == [] and not Invitation.objects.exists()
+
+
+def test_the_admin_lists_invitations_and_rematches_read_only(alice, bob):
+    from django.test import Client
+
+    admin = make_user("root")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    _invite(alice, _game(alice), "bob")
+    browser = Client()
+    browser.force_login(admin)
+    for url in ("/admin/games/invitation/", "/admin/games/rematch/"):
+        assert browser.get(url).status_code == 200, url
+    assert browser.get("/admin/games/invitation/add/").status_code == 403
