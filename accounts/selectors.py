@@ -55,7 +55,8 @@ def profile_json(user: User) -> dict[str, Any]:
         )
     )
     # A bot account holds up to 3 seats of a game: read enough seats for RECENT_GAMES games.
-    seats = (Seat.objects.filter(user=user).select_related("game")
+    # Private games (by invitation) are listed nowhere, a profile included.
+    seats = (Seat.objects.filter(user=user, game__private=False).select_related("game")
              .order_by("-game__created_at", "-game_id", "seat")[:RECENT_GAMES * 3])
     recent = list({s.game_id: s for s in reversed(seats)}.values())[::-1][:RECENT_GAMES]
     return {

@@ -12,6 +12,8 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from accounts import addresses, bots, credentials, selectors, services
@@ -21,9 +23,18 @@ from bloqueio_site.errors import ServiceError
 from games import texts
 
 
+def _next_page(request: HttpRequest) -> str:
+    """Where to go after signing up: a `next` on this site (an invitation link), else home."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if wanted and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return wanted
+    return reverse("home")
+
+
 def register(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(_next_page(request))
     form = RegisterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -38,8 +49,9 @@ def register(request: HttpRequest) -> HttpResponse:
             return _too_many(render(request, "registration/register.html", {"form": form}), exc)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("home")
-    return render(request, "registration/register.html", {"form": form})
+            return redirect(_next_page(request))
+    return render(request, "registration/register.html",
+                  {"form": form, "next": request.POST.get("next") or request.GET.get("next", "")})
 
 
 class LoginView(auth_views.LoginView):

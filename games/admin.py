@@ -1,4 +1,5 @@
-"""Game events in Django admin, read-only (the event log is append-only). The games
+"""Game events, invitations and rematch offers in Django admin, read-only (the event log
+is append-only; invitations and rematches change only through their services). The games
 themselves, with the moderator actions, are in `moderation.admin.games`."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import Event
+from games.models import Event, Invitation, Rematch
 
 
 @admin.register(Event)
@@ -28,3 +29,28 @@ class EventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown, never changed here: the services keep these rows consistent."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Invitation)
+class InvitationAdmin(ReadOnlyAdmin):
+    list_display = ("game", "invited", "invited_by", "status", "created_at")
+    list_filter = ("status", "created_at")
+    search_fields = ("game__id", "invited__username", "invited_by__username")
+    list_select_related = ("invited", "invited_by")
+
+
+@admin.register(Rematch)
+class RematchAdmin(ReadOnlyAdmin):
+    list_display = ("game", "offered_by", "new_game", "created_at")
+    search_fields = ("game__id",)
+    list_select_related = ("offered_by",)

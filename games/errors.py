@@ -109,3 +109,38 @@ class HumansOnly(GameError):
 class NotABot(GameError):
     code = "not_a_bot"
     status = 409
+
+
+class UnknownUser(GameError):
+    code = "unknown_user"
+    status = 404
+
+
+class CannotInvite(GameError):
+    """Inviting yourself, a bot, or someone who declined this game's invitation; the
+    code says which (`cannot_invite_self`, `cannot_invite_bot`, `invitation_declined`)."""
+
+    code = "cannot_invite"
+    status = 400
+
+
+class InvitationClosed(GameError):
+    """Answering an invitation that is no longer pending."""
+
+    code = "invitation_closed"
+    status = 409
+
+
+class NotFinished(GameError):
+    """A rematch is offered after a game finished."""
+
+    code = "not_finished"
+    status = 409
+
+
+class RematchClosed(GameError):
+    """Answering a rematch offer someone declined (`rematch_declined`) or that already
+    made its game (`rematch_started`)."""
+
+    code = "rematch_declined"
+    status = 409

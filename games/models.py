@@ -51,6 +51,13 @@ class Game(models.Model):
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
     # Set when a moderator annuls a ranked game: its rating changes were reverted.
     annulled_at = models.DateTimeField(_("annulled at"), null=True, blank=True)
+    # A private game is not listed anywhere and is seen only by its table, its invited
+    # users and whoever holds `invite_token` (games/privacy.py).
+    private = models.BooleanField(_("private"), default=False)
+    # The secret of the game's invitation link (/games/<id>/invite/<token>/): it seats
+    # whoever opens it while seats are free, and lets them watch a private game.
+    invite_token = models.CharField(_("invitation token"), max_length=32, null=True,
+                                    blank=True, unique=True)
 
     class Meta:
         verbose_name = _("game")
@@ -66,6 +73,8 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(seat_count__gte=2) & Q(seat_count__lte=4), name="game_seat_count"
             ),
+            models.CheckConstraint(condition=Q(private=False) | Q(ranked=False),
+                                   name="game_private_casual"),
         ]
 
     def __str__(self) -> str:
@@ -154,6 +163,68 @@ class Event(models.Model):
     def as_json(self) -> dict[str, Any]:
         return {"ply": self.ply, "seat": self.seat, "action": self.action,
                 "at": self.at.isoformat().replace("+00:00", "Z")}
+
+
+# -- invitations and rematches (games/invitations.py, games/rematch.py) -----------------
+
+
+class InvitationStatus(models.TextChoices):
+    PENDING = "pending", pgettext_lazy("invitation status", "pending")
+    ACCEPTED = "accepted", pgettext_lazy("invitation status", "accepted")
+    DECLINED = "declined", pgettext_lazy("invitation status", "declined")
+
+
+class Invitation(models.Model):
+    """A seated player asked `invited` by name to join a waiting game; one per game and
+    user (unique), so inviting twice is one invitation."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations",
+                             verbose_name=_("game"))
+    invited = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="invitations", verbose_name=_("invited user"))
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="+", verbose_name=_("invited by"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    status = models.CharField(_("status"), max_length=16, choices=InvitationStatus.choices,
+                              default=InvitationStatus.PENDING)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "invited"], name="invitation_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["invited", "-created_at"], name="invitation_pending",
+                         condition=Q(status="pending")),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}: {self.invited_id} ({self.status})"
+
+
+class Rematch(models.Model):
+    """The offer to play a finished game again with the same table: one per game (the
+    primary key is the game), so two players asking at once make one offer.
+    `answers` maps each person's user id (text) to true (accepted) or false (declined);
+    `new_game` is set once every seat accepted."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True,
+                                related_name="rematch", verbose_name=_("game"))
+    offered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="+", verbose_name=_("offered by"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    answers = models.JSONField(_("answers"), default=dict)
+    new_game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="rematch_of", verbose_name=_("new game"))
+
+    class Meta:
+        verbose_name = _("rematch")
+        verbose_name_plural = _("rematches")
+
+    def __str__(self) -> str:
+        return f"rematch of game {self.game_id}"
 
 
 # -- ranked play ---------------------------------------------------------------------------

@@ -22,7 +22,8 @@ User = get_user_model()
 
 
 def game_list(*, status: str | None = None, kind: str | None = None) -> QuerySet[Game]:
-    games = games_with_seats().order_by("-created_at", "-id")
+    """The listed games: never a private one (games/privacy.py)."""
+    games = games_with_seats().filter(private=False).order_by("-created_at", "-id")
     if status:
         games = games.filter(status=status)
     if kind:
@@ -214,6 +215,7 @@ def game_json(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
         "id": game.pk,
         "kind": game.kind,
         "ranked": game.ranked,
+        "private": game.private,
         "status": game.status,
         "seats": seats_json(game, seats),
         "ply": game.ply,

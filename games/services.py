@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from accounts.bots import bot_account
 from accounts.models import User
 from bloqueio_site import limits
-from games import engine, round_store
+from games import engine, privacy, round_store
 from games.announce import announce_on_commit
 from games.errors import (
     AlreadySeated,
@@ -38,7 +38,15 @@ from games.errors import (
     SeatTaken,
     TooManyOpenGames,
 )
-from games.models import Game, LiveRankedSeat, QueueEntry, Seat, Status
+from games.models import (
+    Game,
+    Invitation,
+    InvitationStatus,
+    LiveRankedSeat,
+    QueueEntry,
+    Seat,
+    Status,
+)
 from games.playing import (
     Submitted,
     abort_game,
@@ -125,9 +133,12 @@ def _claim_ranked(game: Game, user_ids: Sequence[int]) -> None:
 def create_game(
     *, user: AbstractBaseUser, kind: str, ranked: bool = False,
     time_control: dict[str, int] | None = None, bots: Sequence[str] = (),
-    address: str | None = None,
+    address: str | None = None, private: bool = False,
 ) -> Game:
     """A new waiting game; the creator takes seat 0 and `bots` (levels) the next seats.
+
+    A `private` game is casual, listed nowhere and seen by invitation only
+    (games/privacy.py); every game gets an invitation token for its link.
 
     With a bot on every other seat the game starts at once ("play the computer").
     `address` (the client's, when a request creates it) is held to GAME_CREATE_RATE; a
@@ -139,6 +150,9 @@ def create_game(
         raise InvalidRequest(_("Unknown game kind %(kind)s.") % {"kind": repr(kind)},
                              code="unknown_kind") from None
     clean_tc = validate_time_control(time_control)
+    if ranked and private:
+        raise InvalidRequest(_("A private game is never ranked: ranked games are found "
+                               "through the lobby and matchmaking."), code="private_ranked")
     if ranked and bots:
         raise HumansOnly(_("Ranked games are between people: play the computer casually."))
     if len(bots) > rules.seats - 1:
@@ -154,7 +168,8 @@ def create_game(
             _check_open_games(user)
         game = Game.objects.create(
             kind=kind, ranked=ranked, seat_count=rules.seats, time_control=clean_tc,
-            created_by=user, state=rules.initial().to_json(),
+            created_by=user, state=rules.initial().to_json(), private=private,
+            invite_token=privacy.new_token(),
         )
         Seat.objects.bulk_create(
             [Seat(game=game, seat=0, user=user)]
@@ -216,7 +231,10 @@ def _lock(game_id: int) -> tuple[Game, list[Seat]]:
 
 
 def _lock_waiting(game_id: int) -> tuple[Game, list[Seat]]:
-    game, seats = _lock(game_id)
+    return _check_waiting(*_lock(game_id))
+
+
+def _check_waiting(game: Game, seats: list[Seat]) -> tuple[Game, list[Seat]]:
     if game.status in (Status.FINISHED, Status.ABORTED):
         raise GameOver(_("The game is %(status)s.") % {"status": game.status})
     if game.status != Status.WAITING:
@@ -247,14 +265,30 @@ def start_ranked_game(
     return game
 
 
-def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None) -> Game:
-    """Take a seat (the lowest free one by default); the game starts when full."""
+def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None,
+              invite: str | None = None) -> Game:
+    """Take a seat (the lowest free one by default); the game starts when full.
+
+    A private game seats only the holder of its invitation token (`invite`) or a user
+    invited by name; to anyone else it does not exist (GameNotFound). Joining answers
+    the user's pending invitation to the game, if any.
+    """
     if getattr(user, "bot_level", ""):
         raise InvalidRequest(_("Bots are seated with add_bot."), code="bot_account")
     with transaction.atomic():
-        game, seats = _lock_waiting(game_id)
+        found = round_store.lock_row(game_id)
+        if found is not None and found[0].private and not (
+                privacy.holds_token(found[0], [invite or ""])
+                or Invitation.objects.filter(game_id=game_id, invited_id=user.pk).exists()):
+            found = None
+        if found is None:
+            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+        game, seats = _check_waiting(*found)
         if _seat_of(seats, user) is not None:
             raise AlreadySeated(_("You already have a seat in this game."))
+        Invitation.objects.filter(game_id=game_id, invited_id=user.pk,
+                                  status=InvitationStatus.PENDING).update(
+            status=InvitationStatus.ACCEPTED)
         return _take_seat(game, seats, user, seat, bot=False)
 
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/mine/", views.mine, name="my-games"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/join/", views.join, name="game-join"),
+    path("games/<int:game_id>/invite/<str:token>/", views.invite, name="game-invite"),
     path("games/<int:game_id>/leave/", views.leave, name="game-leave"),
     path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
     path("games/<int:game_id>/board.svg", views.board_svg, name="game-board-svg"),

@@ -31,7 +31,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
-from games import bots, engine, my_games, selectors, services, texts
+from games import bots, engine, my_games, privacy, rematch, selectors, services, texts
 from games.boards import board_css, page_seat_styles
 from games.drawings import render_svg, rules_figures
 from games.engine.notation import format_cell
@@ -60,9 +60,10 @@ def _bad_ply(game: Game) -> str:
     return _("ply must be a whole number from 0 to %(last)s.") % {"last": game.ply}
 
 
-def _game_or_404(game_id: int) -> Game:
+def _game_or_404(request: HttpRequest, game_id: int) -> Game:
+    """The game, when the reader may see it (a private one: games/privacy.py)."""
     game = selectors.get_game(game_id)
-    if game is None:
+    if game is None or not privacy.may_view(game, request.user, privacy.tokens_of(request)):
         raise Http404(f"No game {game_id}.")
     return game
 
@@ -174,7 +175,8 @@ def create(request: HttpRequest) -> HttpResponse:
         game = services.create_game(user=request.user, kind=kind,
                                     ranked=request.POST.get("ranked") == "1",
                                     time_control=time_control, bots=levels or [],
-                                    address=limits.address_of(request))
+                                    address=limits.address_of(request),
+                                    private=request.POST.get("private") == "1")
     except ServiceError as exc:
         return _back_to_form(request, exc.detail, computer)
     return redirect("game", game_id=game.pk)
@@ -183,8 +185,11 @@ def create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    held = privacy.session_tokens(request.session)
+    invite = next((t for t in held if Game.objects.filter(pk=game_id, invite_token=t).exists()),
+                  None) if held else None
     try:
-        game = services.join_game(game_id=game_id, user=request.user)
+        game = services.join_game(game_id=game_id, user=request.user, invite=invite)
     except ServiceError as exc:
         messages.error(request, exc.detail)
     else:
@@ -205,8 +210,37 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("home")
 
 
+@require_GET
+def invite(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
+    """The invitation link: it lets its holder watch the game (the token is kept in the
+    session) and seats a signed-in holder while a seat is free; a signed-out one is
+    asked to log in or sign up and comes back here."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not privacy.holds_token(game, [token]):
+        raise Http404(f"No game {game_id}.")
+    privacy.remember_token(request, game)
+    if not request.user.is_authenticated:
+        return render(request, "games/invite.html", {"game": game, "next": request.path,
+                                                     "label": texts.kind_title(game.kind)})
+    if game.status == Status.WAITING and not Seat.objects.filter(
+            game=game, user=request.user).exists():
+        try:
+            joined = services.join_game(game_id=game_id, user=request.user, invite=token)
+        except ServiceError as exc:
+            messages.info(request, exc.detail)
+        else:
+            messages.success(request, _("You took a seat: the game has started. Good luck!")
+                             if joined.status == Status.ACTIVE
+                             else _("You took a seat. The game starts when every seat is "
+                                    "taken."))
+    elif game.status != Status.WAITING:
+        messages.info(request, _("This game is no longer waiting for players: you are "
+                                 "watching it."))
+    return redirect("game", game_id=game_id)
+
+
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     body = selectors.game_json(game)
     body["presence"] = presence.snapshot_sync(game.pk, game.seat_count)
     user_id = request.user.pk if request.user.is_authenticated else None
@@ -218,6 +252,10 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "label": texts.kind_title(game.kind),
         # For "Add bot" on the empty seats of a waiting casual game (game.js).
         "bot_levels": [{"level": level, "label": text} for level, text in _bot_levels()],
+        # The invitation link, for the table and the creator only (never spectators).
+        "invite_url": (request.build_absolute_uri(privacy.invite_path(game))
+                       if privacy.sees_invite(game, request.user) else None),
+        "rematch": rematch.rematch_json(game),
     }
     can_join = (game.status == Status.WAITING and user_id is not None and seat is None)
     return render(request, "games/game.html", {
@@ -249,7 +287,7 @@ def _ply_param(request: HttpRequest, game: Game) -> int | None:
 
 
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     ply = _ply_param(request, game)
     if ply == -1:
         return HttpResponseBadRequest(_bad_ply(game))
@@ -266,7 +304,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def board_svg(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     ply = _ply_param(request, game)
     if ply == -1:
         return HttpResponseBadRequest(_bad_ply(game), content_type="text/plain")
@@ -289,7 +327,7 @@ def board_svg(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def check(request: HttpRequest, game_id: int) -> JsonResponse:
     """Would this action be legal now? `{ok, reason}` from the engine, for move previews."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     try:
         action = strict_json.loads(request.GET.get("action", ""))
     except ValueError:

@@ -77,8 +77,8 @@ def _refresh_turn(user_id: int, game_id: int | None, fields: dict[str, Any]
 
 
 def _push(note: Notification) -> None:
-    realtime.send_to_user(note.user_id, {
-        "type": "notify", "event": "notification", "game_id": note.game_id,
+    realtime.notify_users([note.user_id], {
+        "event": "notification", "game_id": note.game_id,
         "notification": notification_json(note), "unread": unread_count(note.user_id)})
 
 
@@ -90,8 +90,8 @@ def mark_read(user: User, ids: Iterable[int] | None, *, now: datetime | None = N
         rows = rows.filter(pk__in=list(ids))
     rows.update(read_at=now or timezone.now())
     left = unread_count(user.pk)
-    transaction.on_commit(partial(realtime.send_to_user, user.pk, {
-        "type": "notify", "event": "notifications_read", "game_id": None, "unread": left}))
+    transaction.on_commit(partial(realtime.notify_users, [user.pk], {
+        "event": "notifications_read", "game_id": None, "unread": left}))
     return left
 
 

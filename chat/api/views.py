@@ -15,7 +15,9 @@ from bloqueio_site.api_schema import ErrorOut, errors
 from chat import rooms, selectors, services
 from chat.api import serializers as io
 from chat.errors import NotFound
+from games import privacy
 from games import selectors as game_selectors
+from games.models import Game
 
 TOO_FAST = {429: OpenApiResponse(ErrorOut, description="`rate_limited`: at most 5 messages "
                                  "in 10 s and 30 in 10 min")}
@@ -40,7 +42,8 @@ class GameChatView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         after = _valid(io.AfterIn, request.query_params)["after"]
         game = game_selectors.get_game(game_id)
-        if game is None:
+        if game is None or not privacy.may_view(game, request.user,
+                                                privacy.tokens_of(request)):
             raise NotFound(_("No game %(id)s.") % {"id": game_id})
         found = selectors.history(game=game, viewer=request.user, after_id=after,
                                   limit=selectors.HISTORY_CAP + 1)
@@ -58,6 +61,10 @@ class GameChatView(APIView):
                    responses={201: io.MessageOut, **errors(400, 401, 403, 404), **TOO_FAST})
     def post(self, request: Request, game_id: int) -> Response:
         text = _valid(io.PostIn, request.data)["text"]
+        game = Game.objects.filter(pk=game_id).first()
+        if game is not None and not privacy.may_view(game, request.user,
+                                                     privacy.tokens_of(request)):
+            raise NotFound(_("No game %(id)s.") % {"id": game_id})
         message = services.post_message(game_id=game_id, user=request.user, text=text)
         return Response(selectors.message_json(message), status=status.HTTP_201_CREATED)
 

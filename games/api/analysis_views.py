@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from bloqueio_site.api_schema import ErrorOut, errors
 from games import analysis, texts
+from games.api.access import visible_row
 
 RANKED_LIVE = OpenApiResponse(
     ErrorOut, description="`no_analysis_in_ranked`: the game is ranked and not over yet")
@@ -75,6 +76,7 @@ class AnalysisView(APIView):
     @extend_schema(operation_id="games_analysis",
                    responses={200: AnalysisOut, 403: RANKED_LIVE, **errors(400, 401, 404)})
     def get(self, request: Request, game_id: int) -> Response:
+        visible_row(request, game_id)
         found = analysis.series(game_id=game_id)
         measure = {**found["measure"], "name": texts.words(found["measure"]["name"])}
         return Response({**found, "measure": measure})
@@ -107,6 +109,7 @@ class BestMoveView(APIView):
         },
     )
     def get(self, request: Request, game_id: int, ply: int) -> Response:
+        visible_row(request, game_id)
         game, key, found = analysis.cached_best_move(game_id=game_id, ply=ply)
         if found is None:
             super().check_throttles(request)

@@ -28,7 +28,7 @@ class BotsView(APIView):
         data = _valid(io.AddBotIn, request.data)
         services.add_bot(game_id=game_id, user=request.user, level=data["level"],
                          seat=data.get("seat"))
-        return _game_response(game_id, status.HTTP_201_CREATED)
+        return _game_response(request, game_id, status.HTTP_201_CREATED)
 
 
 class BotSeatView(APIView):
@@ -40,4 +40,4 @@ class BotSeatView(APIView):
                    responses={200: io.GameOut, **errors(401, 403, 404, 409)})
     def delete(self, request: Request, game_id: int, seat: int) -> Response:
         services.remove_bot(game_id=game_id, user=request.user, seat=seat)
-        return _game_response(game_id)
+        return _game_response(request, game_id)

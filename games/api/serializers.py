@@ -77,6 +77,9 @@ class CreateGameIn(serializers.Serializer):
         help_text="bot levels for the seats after yours, in order (casual games only); "
                   "with every other seat a bot's, the game starts at once",
     )
+    private = StrictBooleanField(
+        default=False, help_text="listed nowhere, seen and joined by invitation only; "
+                                 "never ranked")
 
 
 class AddBotIn(serializers.Serializer):
@@ -87,6 +90,13 @@ class AddBotIn(serializers.Serializer):
 
 class JoinIn(serializers.Serializer):
     seat = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=3)
+    invite = serializers.CharField(required=False, max_length=64,
+                                   help_text="the invitation token of a private game "
+                                             "(the last part of its invite_url)")
+
+
+class InviteIn(serializers.Serializer):
+    username = serializers.CharField(max_length=150, help_text="the user to invite")
 
 
 class ActionIn(serializers.Serializer):
@@ -174,6 +184,7 @@ class GameOut(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     ranked = serializers.BooleanField()
+    private = serializers.BooleanField(help_text="by invitation only, listed nowhere")
     status = serializers.ChoiceField(choices=["waiting", "active", "finished", "aborted"])
     seats = SeatOut(many=True)
     ply = serializers.IntegerField()
@@ -184,6 +195,9 @@ class GameOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    invite_url = serializers.URLField(
+        required=False, help_text="the invitation link; only for the game's seated "
+                                  "players and its creator")
 
 
 class GamePageOut(serializers.Serializer):
@@ -201,8 +215,31 @@ class PresenceOut(serializers.Serializer):
     spectators = serializers.IntegerField()
 
 
+class RematchOut(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["pending", "declined", "started"])
+    offered_by = serializers.CharField(allow_null=True)
+    accepted = serializers.ListField(child=serializers.CharField())
+    declined = serializers.ListField(child=serializers.CharField())
+    waiting = serializers.ListField(child=serializers.CharField(),
+                                    help_text="who has not answered yet")
+    game_id = serializers.IntegerField(allow_null=True, help_text="the new game, once made")
+
+
 class GameDetailOut(GameOut):
     presence = PresenceOut()
+    rematch = RematchOut(allow_null=True, help_text="a finished game's rematch offer")
+
+
+class InvitationOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.IntegerField()
+    kind = serializers.CharField()
+    game_status = serializers.CharField()
+    private = serializers.BooleanField()
+    invited = serializers.CharField()
+    invited_by = serializers.CharField()
+    status = serializers.ChoiceField(choices=["pending", "accepted", "declined"])
+    created_at = serializers.DateTimeField()
 
 
 class EventOut(serializers.Serializer):

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import analysis_views, computer_views, ranked_views, views
+from games.api import analysis_views, computer_views, invitation_views, ranked_views, views
 
 urlpatterns = [
     path("kinds/", views.KindsView.as_view(), name="api-kinds"),
@@ -29,6 +29,18 @@ urlpatterns = [
          name="api-game-analysis"),
     path("games/<int:game_id>/analysis/<int:ply>/best/", analysis_views.BestMoveView.as_view(),
          name="api-game-analysis-best"),
+    path("games/<int:game_id>/invitations/", invitation_views.InvitationsView.as_view(),
+         name="api-game-invitations"),
+    path("games/<int:game_id>/rematch/", invitation_views.RematchView.as_view(),
+         name="api-game-rematch"),
+    path("games/<int:game_id>/rematch/decline/", invitation_views.RematchDeclineView.as_view(),
+         name="api-game-rematch-decline"),
+    path("me/invitations/", invitation_views.MyInvitationsView.as_view(),
+         name="api-my-invitations"),
+    path("invitations/<int:invitation_id>/accept/",
+         invitation_views.AcceptInvitationView.as_view(), name="api-invitation-accept"),
+    path("invitations/<int:invitation_id>/decline/",
+         invitation_views.DeclineInvitationView.as_view(), name="api-invitation-decline"),
     path("matchmaking/", ranked_views.MatchmakingView.as_view(), name="api-matchmaking"),
     path("leaderboard/<str:kind>/", ranked_views.LeaderboardView.as_view(),
          name="api-leaderboard"),

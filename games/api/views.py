@@ -16,11 +16,11 @@ from rest_framework.views import APIView
 
 from bloqueio_site import limits
 from bloqueio_site.api_schema import ErrorOut, errors
-from games import engine, hints, my_games, selectors, services
+from games import engine, hints, my_games, rematch, selectors, services
 from games.api import serializers as io
+from games.api.access import for_viewer, visible_game, visible_row
 from games.errors import GameNotFound, InvalidRequest
 from games.live import presence
-from games.models import Game
 
 
 def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
@@ -29,15 +29,13 @@ def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
     return dict(serializer.validated_data)
 
 
-def _game(game_id: int) -> Game:
+def _game_response(request: Request, game_id: int, code: int = status.HTTP_200_OK) -> Response:
+    """The game after the caller's own successful write to it (so no privacy check:
+    a player who just left a private game still reads its answer)."""
     game = selectors.get_game(game_id)
     if game is None:
         raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
-    return game
-
-
-def _game_response(game_id: int, code: int = status.HTTP_200_OK) -> Response:
-    return Response(selectors.game_json(_game(game_id)), status=code)
+    return Response(for_viewer(request, game), status=code)
 
 
 class KindsView(APIView):
@@ -74,14 +72,15 @@ class GamesView(APIView):
         data = _valid(io.CreateGameIn, request.data)
         game = services.create_game(user=request.user, address=limits.address_of(request),
                                     **data)
-        return _game_response(game.pk, status.HTTP_201_CREATED)
+        return _game_response(request, game.pk, status.HTTP_201_CREATED)
 
 
 class GameView(APIView):
     @extend_schema(responses={200: io.GameDetailOut, **errors(401, 404)})
     def get(self, request: Request, game_id: int) -> Response:
-        game = _game(game_id)
-        body = selectors.game_json(game)
+        game = visible_game(request, game_id)
+        body = for_viewer(request, game)
+        body["rematch"] = rematch.rematch_json(game)
         body["presence"] = presence.snapshot_sync(game.pk, game.seat_count)
         return Response(body)
 
@@ -103,8 +102,9 @@ class JoinView(APIView):
     @extend_schema(request=io.JoinIn, responses={200: io.GameOut, **errors(400, 401, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(io.JoinIn, request.data)
-        services.join_game(game_id=game_id, user=request.user, seat=data.get("seat"))
-        return _game_response(game_id)
+        services.join_game(game_id=game_id, user=request.user, seat=data.get("seat"),
+                           invite=data.get("invite"))
+        return _game_response(request, game_id)
 
 
 class LeaveView(APIView):
@@ -115,7 +115,7 @@ class LeaveView(APIView):
     @extend_schema(request=None, responses={200: io.GameOut, **errors(401, 403, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
         services.leave_game(game_id=game_id, user=request.user)
-        return _game_response(game_id)
+        return _game_response(request, game_id)
 
 
 class ActionsView(APIView):
@@ -140,7 +140,7 @@ class ResignView(APIView):
     @extend_schema(request=None, responses={200: io.GameOut, **errors(401, 403, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
         services.resign(game_id=game_id, user=request.user)
-        return _game_response(game_id)
+        return _game_response(request, game_id)
 
 
 class EventsView(APIView):
@@ -149,8 +149,7 @@ class EventsView(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         after = _valid(io.AfterIn, request.query_params)["after"]
-        if not Game.objects.filter(pk=game_id).exists():
-            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+        visible_row(request, game_id)
         return Response({"events": selectors.events_after(game_id, after)})
 
 
@@ -159,9 +158,7 @@ class ReplayView(APIView):
         parameters=[io.ReplayIn], responses={200: io.ReplayOut, **errors(400, 401, 404)}
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+        game = visible_row(request, game_id)
         ply = _valid(io.ReplayIn, request.query_params).get("ply", game.ply)
         if ply > game.ply:
             raise InvalidRequest(ngettext(
@@ -174,9 +171,7 @@ class ReplayView(APIView):
 class LegalActionsView(APIView):
     @extend_schema(responses={200: io.LegalActionsOut, **errors(401, 404)})
     def get(self, request: Request, game_id: int) -> Response:
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+        game = visible_row(request, game_id)
         rules = engine.get(game.kind)
         state = rules.state_from_json(game.state)
         if game.status != "active" or state.turn is None:
@@ -200,9 +195,7 @@ class HintView(APIView):
 class ExportView(APIView):
     @extend_schema(responses={200: io.ExportOut, **errors(401, 404)})
     def get(self, request: Request, game_id: int) -> Response:
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+        game = visible_row(request, game_id)
         rules = engine.get(game.kind)
         events = [rules.parse_event(e) for e in selectors.engine_events(game.pk)]
         return Response({"id": game.pk, "kind": game.kind, "notation": rules.format_game(events)})

@@ -28,7 +28,8 @@ LOBBY_SNAPSHOT = 50
 
 def _lobby_snapshot() -> list[dict[str, Any]]:
     games = selectors.games_with_seats().filter(
-        status__in=[Status.WAITING, Status.ACTIVE]).order_by("-created_at")[:LOBBY_SNAPSHOT]
+        status__in=[Status.WAITING, Status.ACTIVE], private=False,
+    ).order_by("-created_at")[:LOBBY_SNAPSHOT]
     return [lobby_summary(selectors.game_json(g)) for g in games]
 
 

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import time
 from typing import Any
+from urllib.parse import parse_qs
 
 from django.db import DatabaseError
 from django.utils.translation import gettext_lazy as _
@@ -21,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from bloqueio_site import jsontext
 from bloqueio_site.errors import ServiceError
 from bloqueio_site.off_loop import off_loop
-from games import selectors, services
+from games import privacy, selectors, services
 from games.live import fanout, hello, presence, subprotocols
 from games.live.frames import (
     CLOSE_BANNED,
@@ -86,7 +87,8 @@ class GameConsumer(BaseConsumer):
         self.topic = fanout.game_topic(self.game_id)
         await self.join_all([self.topic] if self.user_id is None
                             else [fanout.user_topic(self.user_id), self.topic])
-        found = await off_loop(hello.read)(self.game_id, self.user)
+        found = await off_loop(hello.read)(self.game_id, self.user, self._invite_tokens(),
+                                           self.scope.get("session"))
         if not found.active:
             await self.refuse("banned", BANNED, CLOSE_BANNED)
             return
@@ -112,6 +114,12 @@ class GameConsumer(BaseConsumer):
         await self._release_held()
         await self._announce_presence(game["presence"])
         self.start_heartbeat()
+
+    def _invite_tokens(self) -> list[str]:
+        """The invitation tokens in this socket's URL, `?invite=` (games/privacy.py);
+        the session's are read with the hello, off the loop."""
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        return list(query.get(privacy.QUERY_PARAM, []))
 
     async def disconnect(self, code: int) -> None:
         if self.filling is not None:

@@ -15,6 +15,7 @@ directly or through a group (tests/live/test_hello.py checks both agree).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,7 @@ from django.contrib.contenttypes.models import ContentType
 
 from accounts import selectors as accounts_selectors
 from accounts.models import User
-from games import selectors
+from games import privacy, selectors
 from games.live import subprotocols
 from games.selectors import GameQuery
 
@@ -76,10 +77,12 @@ def _sql() -> tuple[GameQuery, tuple[subprotocols.SubProtocol, ...]]:
 _BUILT: tuple[GameQuery, tuple[subprotocols.SubProtocol, ...]] | None = None
 
 
-def read(game_id: int, user: Any) -> Hello:
+def read(game_id: int, user: Any, tokens: Sequence[str] = (), session: Any = None) -> Hello:
     """The `hello` of `user` (None or anonymous: a spectator) on game `game_id`.
     Blocking: call it through `off_loop`, after the socket listens to the game and the
-    account (so a move or a ban committed meanwhile reaches it)."""
+    account (so a move or a ban committed meanwhile reaches it). A private game the
+    viewer may not see (games/privacy.py; `tokens`: the invitation tokens it holds,
+    besides those its `session` kept) reads as no game."""
     user_id = user.pk if user is not None and user.is_authenticated else None
     sql, protocols = _sql()
     game = selectors.read_game(sql, [user_id, *MODERATOR_PERMISSION, user_id, game_id])
@@ -87,6 +90,10 @@ def read(game_id: int, user: Any) -> Hello:
         return Hello(active=user_id is None or accounts_selectors.is_active(user_id))
     if user_id is not None and not game.viewer_active:
         return Hello(active=False)
+    if game.private and not privacy.may_view(
+            game, user if user_id is not None else None,
+            [*tokens, *privacy.session_tokens(session)]):
+        return Hello(active=True)
     histories = tuple((p.history_frame, p.history(game, user, None))
                       for i, p in enumerate(protocols) if getattr(game, f"sub_{i}"))
     return Hello(active=True, game=selectors.game_json(game),

@@ -43,7 +43,7 @@ def _fanout_messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
     else:
         out = [(fanout.game_topic(change.game_id),
                 {"type": "game.changed", "change": change.change, "game": game})]
-    if change.change != "events":
+    if change.change != "events" and not game.get("private"):  # private: listed nowhere
         out.append((LOBBY_TOPIC, {"type": "lobby", "change": change.change,
                                   "game": lobby_summary(game)}))
     notes: dict[int, str] = {}
@@ -112,10 +112,13 @@ def send_to_game(game_id: int, message: dict[str, Any]) -> None:
     _send_soon([(fanout.game_topic(game_id), message)], f"{message['type']} of game {game_id}")
 
 
-def send_to_user(user_id: int, message: dict[str, Any]) -> None:
-    """Fan a committed change meant for one person (a notification) out to every socket
-    of theirs on `/ws/me/`, on every process. Call after commit."""
-    _send_soon([(fanout.user_topic(user_id), message)], f"{message['type']} for {user_id}")
+def notify_users(user_ids: list[int], message: dict[str, Any]) -> None:
+    """A personal `notify` message to each of `user_ids`' `/ws/me/` sockets, on every
+    process (a notification and the unread count, a rematch offered, answered, started).
+    Call after commit; it only notifies."""
+    if user_ids:
+        _send_soon([(fanout.user_topic(uid), {"type": "notify", **message})
+                    for uid in user_ids], f"{message.get('event')} notice")
 
 
 def on_committed(change: Committed) -> None:

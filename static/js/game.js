@@ -9,6 +9,7 @@ import { del, el, get, post, readData } from "./api.js";
 import { chip, clockBase, clockNow, formatClock, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
 import { createChat } from "./chat.js";
 import { createHint } from "./hint.js";
+import { createTable } from "./table.js";
 import { formatNumber, gettext, interpolate } from "./i18n.js";
 import { GameSocket } from "./socket.js";
 
@@ -68,6 +69,7 @@ function render() {
   board.el.dataset.status = game.status;
   chat.setView(game, mySeat);
   if (hint) hint.update(game, mySeat);
+  table.update(game, mySeat);
 }
 
 // Who is here: the players list (with clocks and online marks) and the spectator count.
@@ -237,6 +239,7 @@ function takeGame(g) {
 // chat panel; it sends through this page's socket.
 const chat = createChat($("chat"), { me: data.me, send: (frame) => socket.send(frame) });
 const hint = $("hint-box") && createHint($("hint-box"), { board: () => board });
+const table = createTable(data);
 const isChat = (f) => typeof f.ref === "string" && f.ref.startsWith("chat-");
 
 const socket = new GameSocket(game.id, game.ply, {
@@ -312,7 +315,7 @@ $("resign").addEventListener("click", () => dialog.showModal());
 $("resign-cancel").addEventListener("click", () => dialog.close());
 $("resign-confirm").addEventListener("click", () => { dialog.close(); send({ type: "resign", ref: "resign" }); });
 const share = $("share-link");
-if (share) share.value = location.href;
+if (share && !share.dataset.invite) share.value = location.href;
 
 buildBoard();
 render();

@@ -261,9 +261,11 @@ def alices_world(alice, bob, carol) -> dict[str, Any]:
     finished = started_game([carol, alice], kind="quoridor")
     services.resign(game_id=finished.pk, user=carol)
     notify(alice, Kind.INVITATION, game_id=waiting.pk, data={"by": PRIVATE_INVITER})
+    hidden = services.create_game(user=alice, kind="bloqueio2", private=True)
     return {
         "secrets": [PRIVATE_EMAIL, alice.auth_token.key, alice.password,
-                    browser.cookies["sessionid"].value, PRIVATE_INVITER],
+                    browser.cookies["sessionid"].value, PRIVATE_INVITER,
+                    waiting.invite_token, hidden.invite_token],
         "waiting": waiting.pk, "active": active.pk, "finished": finished.pk,
     }
 
@@ -320,6 +322,11 @@ ROUTE_KINDS = {
     "notifications": "login", "notification-open": "write",
     "notifications-unsubscribe": "public", "api-notifications": "own",
     "api-notifications-read": "write", "api-notification-settings": "own",
+    # Invitations, private games and rematches (issue #31): the invitation link's page
+    # is "token" (a wrong token is not found); the rest are writes or the caller's own.
+    "game-invite": "token", "api-game-invitations": "write", "api-my-invitations": "own",
+    "api-invitation-accept": "write", "api-invitation-decline": "write",
+    "api-game-rematch": "write", "api-game-rematch-decline": "write",
 }
 
 
@@ -330,6 +337,7 @@ def _concrete(name: str, route: str, game_id: int) -> str:
     return (route.replace("<int:game_id>", str(game_id)).replace("<str:username>", "alice")
             .replace("<str:kind>", "quoridor").replace("<int:message_id>", "1")
             .replace("<int:seat>", "1").replace("<int:ply>", "0").replace("<int:note_id>", "1")
+            .replace("<int:invitation_id>", "1")
             ) + QUERIES.get(name, "")
 
 
@@ -372,6 +380,8 @@ def test_no_stranger_reads_anything_private_anywhere(alices_world):
                     assert response.status_code in (200, 302), (who, url)
                 elif kind == "redirect":
                     assert response.status_code in (301, 302), (who, url)
+                elif kind == "token":
+                    assert response.status_code == 404, (who, url)
                 elif kind == "login" and who == "anonymous":
                     assert response.status_code == 302 and "/accounts/login/" in \
                         response["Location"], url

@@ -1,0 +1,8 @@
+"""Signals games sends for the apps above it (notifications), so games never imports them."""
+
+from django.dispatch import Signal
+
+# Sent after the commit that invited a user by name to a game, once per invitation,
+# with `invitation` (games.models.Invitation, its game, invited user and inviter loaded).
+# The notifications app listens: it makes the notification and the e-mail.
+invited = Signal()

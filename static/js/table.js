@@ -1,0 +1,115 @@
+// The game page's table business: the invitation link (copy it), an invitation by name,
+// and after a finished game the rematch offer (docs/api.md, "Invitations and rematches").
+// game.js calls update(game, mySeat) whenever the game changes; the rematch's answers
+// arrive live on the player's own socket (/ws/me/, `notify` frames rematch_*).
+
+import { post } from "./api.js";
+import { gettext, interpolate } from "./i18n.js";
+import { LiveSocket } from "./socket.js";
+
+const $ = (id) => document.getElementById(id);
+
+function setupInvite(gameId) {
+  const copy = $("copy-invite");
+  if (copy) {
+    copy.addEventListener("click", async () => {
+      const link = $("share-link");
+      let done = false;
+      try { await navigator.clipboard.writeText(link.value); done = true; } catch { done = false; }
+      if (!done) { link.select(); done = document.execCommand && document.execCommand("copy"); }
+      $("copy-done").textContent = done ? gettext("Copied.") : gettext("Select the link and copy it.");
+    });
+  }
+  const form = $("invite-form");
+  if (!form) return;
+  form.addEventListener("submit", async (evt) => {
+    evt.preventDefault();
+    const input = $("invite-name");
+    const name = input.value.trim();
+    if (!name) return;
+    const res = await post(`/api/games/${gameId}/invitations/`, { username: name });
+    const status = $("invite-status");
+    if (res.ok) {
+      input.value = "";
+      status.className = "small";
+      status.textContent = interpolate(gettext("%(name)s is invited."), { name: res.data.invited });
+    } else {
+      status.className = "small error";
+      status.textContent = (res.data && res.data.detail) || gettext("The invitation failed.");
+    }
+  });
+}
+
+function rematchText(state) {
+  if (!state) return gettext("Play again with the same table? Everyone is asked; the seats move one place on.");
+  if (state.status === "started") return gettext("Everyone accepted: the rematch has started.");
+  if (state.status === "declined") {
+    return interpolate(gettext("%(names)s declined the rematch."), { names: state.declined.join(", ") });
+  }
+  return interpolate(gettext("Rematch offered by %(name)s. Accepted: %(accepted)s. Waiting for: %(waiting)s."), {
+    name: state.offered_by || "?",
+    accepted: state.accepted.join(", ") || "–",
+    waiting: state.waiting.join(", ") || "–",
+  });
+}
+
+export function createTable(data) {
+  const gameId = data.game.id;
+  const me = data.me.username;
+  let state = data.rematch || null;
+  let socket = null;
+  let shown = false;
+  setupInvite(gameId);
+
+  function render() {
+    const box = $("rematch");
+    if (!box || !shown) return;
+    box.hidden = false;
+    $("rematch-status").textContent = rematchText(state);
+    const answered = state && (state.accepted.includes(me) || state.declined.includes(me));
+    const open = !state || state.status === "pending";
+    const yes = $("rematch-yes");
+    yes.hidden = !open || answered;
+    yes.textContent = state ? gettext("Accept the rematch") : gettext("Rematch");
+    $("rematch-no").hidden = !(open && state && !answered);
+    const go = $("rematch-go");
+    go.hidden = !(state && state.status === "started" && state.game_id);
+    if (!go.hidden) go.href = `/games/${state.game_id}/`;
+  }
+
+  async function answer(url) {
+    const res = await post(url);
+    if (res.ok) state = res.data;
+    else $("rematch-status").textContent = (res.data && res.data.detail) || gettext("The rematch failed.");
+    if (res.ok) render();
+    if (res.ok && state.status === "started") location.href = `/games/${state.game_id}/`;
+  }
+
+  const yes = $("rematch-yes");
+  if (yes) yes.addEventListener("click", () => answer(`/api/games/${gameId}/rematch/`));
+  const no = $("rematch-no");
+  if (no) no.addEventListener("click", () => answer(`/api/games/${gameId}/rematch/decline/`));
+
+  function listen() {
+    if (socket) return;
+    socket = new LiveSocket("/ws/me/", {
+      onMessage(f) {
+        if (f.type !== "notify" || f.game_id !== gameId || !String(f.event).startsWith("rematch")) return;
+        state = f.rematch;
+        render();
+        if (state && state.status === "started" && state.game_id) location.href = `/games/${state.game_id}/`;
+      },
+    });
+  }
+
+  return {
+    update(game, mySeat) {
+      const finished = game.status === "finished" && mySeat !== null && mySeat !== undefined;
+      if (finished && !shown) {
+        shown = true;
+        listen();
+      }
+      render();
+    },
+  };
+}

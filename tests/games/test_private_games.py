@@ -1,0 +1,250 @@
+"""Private games: listed nowhere, seen and joined only by their table, the users invited
+by name and the holders of the invitation link's token (games/privacy.py)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Seat
+from tests.conftest import PASSWORD, client_for, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _private(alice, kind: str = "bloqueio2") -> dict:
+    response = client_for(alice).post("/api/games/", {"kind": kind, "private": True},
+                                      format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def _token(game: dict) -> str:
+    return game["invite_url"].rstrip("/").rsplit("/", 1)[1]
+
+
+def test_a_private_game_is_made_casual_with_an_invitation_link(alice):
+    game = _private(alice)
+    assert game["private"] is True and game["ranked"] is False
+    assert game["invite_url"].startswith(f"http://testserver/games/{game['id']}/invite/")
+    row = Game.objects.get(pk=game["id"])
+    assert len(row.invite_token) >= 20 and row.invite_token == _token(game)
+
+
+def test_private_and_ranked_is_refused(alice):
+    response = client_for(alice).post("/api/games/", {"kind": "bloqueio2", "private": True,
+                                                      "ranked": True}, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "private_ranked"
+    assert not Game.objects.exists()
+
+
+def test_private_must_be_a_boolean(alice):
+    response = client_for(alice).post("/api/games/", {"kind": "bloqueio2", "private": "yes"},
+                                      format="json")
+    assert response.status_code == 400 and response.json()["code"] == "invalid"
+
+
+def test_a_private_game_is_not_listed(alice, bob, anon):
+    hidden = _private(alice)
+    shown = client_for(bob).post("/api/games/", {"kind": "bloqueio2"}, format="json").json()
+    ids = [g["id"] for g in anon.get("/api/games/").json()["results"]]
+    assert ids == [shown["id"]]
+    ids = [g["id"] for g in client_for(alice).get("/api/games/?status=waiting").json()["results"]]
+    assert hidden["id"] not in ids
+    page = Client().get("/")
+    assert f"/games/{hidden['id']}/" not in page.content.decode()
+
+
+@pytest.mark.parametrize("path", ["", "events/", "replay/", "legal-actions/", "export/",
+                                  "analysis/", "analysis/0/best/"])
+def test_strangers_are_told_a_private_game_does_not_exist(alice, carol, anon, path):
+    game = _private(alice)
+    for client in (anon, client_for(carol)):
+        response = client.get(f"/api/games/{game['id']}/{path}")
+        assert response.status_code == 404, (path, response.content)
+        assert response.json()["code"] == "not_found"
+    assert client_for(alice).get(f"/api/games/{game['id']}/{path}").status_code == 200
+
+
+def test_the_token_lets_a_spectator_read_but_shows_no_link(alice, carol, anon):
+    game = _private(alice)
+    token = _token(game)
+    seen = anon.get(f"/api/games/{game['id']}/?invite={token}")
+    assert seen.status_code == 200 and "invite_url" not in seen.json()
+    events = client_for(carol).get(f"/api/games/{game['id']}/events/?invite={token}")
+    assert events.status_code == 200
+    assert anon.get(f"/api/games/{game['id']}/?invite=wrong{token}").status_code == 404
+
+
+def test_only_the_table_sees_the_invite_url(alice, bob, carol):
+    game = client_for(alice).post("/api/games/", {"kind": "bloqueio"}, format="json").json()
+    assert "invite_url" in game
+    client_for(bob).post(f"/api/games/{game['id']}/join/", {}, format="json")
+    assert "invite_url" in client_for(bob).get(f"/api/games/{game['id']}/").json()
+    assert "invite_url" not in client_for(carol).get(f"/api/games/{game['id']}/").json()
+    listed = client_for(alice).get("/api/games/").json()["results"][0]
+    assert "invite_url" not in listed
+
+
+def test_joining_a_private_game_needs_the_token(alice, bob):
+    game = _private(alice)
+    refused = client_for(bob).post(f"/api/games/{game['id']}/join/", {}, format="json")
+    assert refused.status_code == 404 and refused.json()["code"] == "not_found"
+    wrong = client_for(bob).post(f"/api/games/{game['id']}/join/", {"invite": "x" * 22},
+                                 format="json")
+    assert wrong.status_code == 404
+    joined = client_for(bob).post(f"/api/games/{game['id']}/join/", {"invite": _token(game)},
+                                  format="json")
+    assert joined.status_code == 200
+    assert joined.json()["status"] == "active"
+    assert [s["username"] for s in joined.json()["seats"]] == ["alice", "bob"]
+
+
+def test_a_full_private_game_refuses_another_join_by_link(alice, bob, carol):
+    game = _private(alice)
+    client_for(bob).post(f"/api/games/{game['id']}/join/", {"invite": _token(game)},
+                         format="json")
+    late = client_for(carol).post(f"/api/games/{game['id']}/join/", {"invite": _token(game)},
+                                  format="json")
+    assert late.status_code == 409 and late.json()["code"] == "already_started"
+
+
+# -- the link's page --------------------------------------------------------------------
+
+
+def _browser(user=None) -> Client:
+    browser = Client()
+    if user is not None:
+        browser.force_login(user)
+    return browser
+
+
+def test_the_invite_link_seats_a_signed_in_visitor(alice, bob):
+    game = _private(alice)
+    browser = _browser(bob)
+    response = browser.get(f"/games/{game['id']}/invite/{_token(game)}/")
+    assert response.status_code == 302 and response["Location"] == f"/games/{game['id']}/"
+    assert list(Seat.objects.filter(game_id=game["id"]).values_list("user__username", flat=True)
+                .order_by("seat")) == ["alice", "bob"]
+    assert browser.get(f"/games/{game['id']}/").status_code == 200
+
+
+def test_the_invite_link_asks_a_signed_out_visitor_to_log_in_and_lets_them_watch(alice, anon):
+    game = _private(alice)
+    browser = Client()
+    assert browser.get(f"/games/{game['id']}/").status_code == 404
+    path = f"/games/{game['id']}/invite/{_token(game)}/"
+    page = browser.get(path)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f'href="{reverse("login")}?next={path}"' in html
+    assert f'href="{reverse("register")}?next={path}"' in html
+    assert Seat.objects.filter(game_id=game["id"]).count() == 1
+    # The session kept the token: the page and its API reads now answer.
+    assert browser.get(f"/games/{game['id']}/").status_code == 200
+    assert browser.get(f"/api/games/{game['id']}/").status_code == 200
+
+
+def test_the_link_of_a_full_game_shows_it_without_a_seat(alice, bob, carol):
+    game = _private(alice)
+    _browser(bob).get(f"/games/{game['id']}/invite/{_token(game)}/")
+    browser = _browser(carol)
+    response = browser.get(f"/games/{game['id']}/invite/{_token(game)}/", follow=True)
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0] == f"/games/{game['id']}/"
+    assert "no longer waiting for players" in response.content.decode()
+    assert not Seat.objects.filter(game_id=game["id"], user=carol).exists()
+    assert game["invite_url"] not in response.content.decode()  # a spectator's page
+
+
+def test_a_wrong_token_in_the_link_is_not_found(alice, bob):
+    game = _private(alice)
+    assert _browser(bob).get(f"/games/{game['id']}/invite/nope/").status_code == 404
+    assert Seat.objects.filter(game_id=game["id"]).count() == 1
+
+
+def test_signing_up_from_the_link_comes_back_and_takes_the_seat(alice):
+    game = _private(alice)
+    path = f"/games/{game['id']}/invite/{_token(game)}/"
+    browser = Client()
+    browser.get(path)
+    response = browser.post(f"/accounts/register/?next={path}", {
+        "username": "newcomer", "password1": PASSWORD, "password2": PASSWORD,
+        "email": "", "next": path})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert response["Location"] == path
+    browser.get(path)
+    assert Seat.objects.filter(game_id=game["id"], user__username="newcomer").exists()
+
+
+def test_the_page_shows_the_link_with_a_copy_button_to_the_table_only(alice, carol):
+    game = _private(alice)
+    html = _browser(alice).get(f"/games/{game['id']}/").content.decode()
+    assert game["invite_url"] in html and 'id="copy-invite"' in html
+    public = client_for(alice).post("/api/games/", {"kind": "bloqueio"}, format="json").json()
+    html = _browser(carol).get(f"/games/{public['id']}/").content.decode()
+    assert public["invite_url"] not in html and 'id="copy-invite"' not in html
+
+
+def test_the_lobby_form_makes_a_private_game(alice):
+    browser = _browser(alice)
+    response = browser.post("/games/new/", {"kind": "bloqueio2", "ranked": "0",
+                                            "time_control": "", "private": "1"})
+    assert response.status_code == 302
+    assert Game.objects.get().private is True
+    assert 'name="private"' in browser.get("/").content.decode()
+
+
+# -- racing joins through the link (real PostgreSQL, threads) ----------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_joins_by_link_take_each_free_seat_once():
+    owner = make_user("owner")
+    game = services.create_game(user=owner, kind="bloqueio", private=True)
+    racers = [make_user(f"racer{i}") for i in range(6)]
+    barrier = threading.Barrier(len(racers))
+    answers: list[int] = []
+
+    def run(user) -> None:
+        try:
+            barrier.wait()
+            response = client_for(user).post(f"/api/games/{game.pk}/join/",
+                                              {"invite": game.invite_token}, format="json")
+            answers.append(response.status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(u,)) for u in racers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(answers) == [200, 200, 200, 409, 409, 409]
+    seats = list(Seat.objects.filter(game=game).order_by("seat").values_list("seat", flat=True))
+    assert seats == [0, 1, 2, 3]
+    game.refresh_from_db()
+    assert game.status == "active"
+
+
+def test_a_private_games_chat_is_not_found_for_strangers(alice, carol, anon):
+    game = _private(alice)
+    url = f"/api/games/{game['id']}/chat/"
+    assert anon.get(url).status_code == 404
+    refused = client_for(carol).post(url, {"text": "hello"}, format="json")
+    assert refused.status_code == 404 and refused.json()["code"] == "not_found"
+    assert client_for(alice).get(url).status_code == 200
+    assert client_for(carol).get(f"{url}?invite={_token(game)}").status_code == 200
+
+
+def test_a_profile_does_not_list_private_games(alice, anon):
+    hidden = _private(alice)
+    shown = client_for(alice).post("/api/games/", {"kind": "bloqueio2"}, format="json").json()
+    recent = [g["id"] for g in anon.get("/api/users/alice/").json()["recent_games"]]
+    assert recent == [shown["id"]] and hidden["id"] not in recent
