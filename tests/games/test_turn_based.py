@@ -18,7 +18,7 @@ from games.ranked import clocks, matchmaking
 from tests.conftest import client_for
 from tests.games.helpers import started_game
 from tests.games.ranked_helpers import finish_by_resignations
-from tests.games.time_travel import TimeTravel, travel
+from tests.games.time_travel import TimeTravel, days_pass, travel
 
 pytestmark = pytest.mark.django_db
 
@@ -222,6 +222,22 @@ def test_the_worker_flags_a_missed_day_deadline_and_the_others_play_on(players):
     game = _play(game, players, late + DAY)  # seat 2, then seat 3 and seat 0 go on
     game = _play(game, players, late + 2 * DAY)
     assert game.state["turn"] == 0 and game.status == Status.ACTIVE
+
+
+def test_days_passing_for_one_game_flag_it_on_the_next_real_tick(players):
+    """What a browser test can do to a server in another process: move the game's clock
+    into the past; the worker, beating in real time, flags it."""
+    game = started_game(players, kind="bloqueio", time_control={"days": 2})
+    game = _play(game, players, None)  # seat 1 to move, two days from now
+    clocks.catch_up()
+    days_pass(game.pk, days=1, hours=23)
+    assert clocks.tick() == 0
+    days_pass(game.pk, hours=1, minutes=1)
+    assert clocks.tick() == 1
+    game.refresh_from_db()
+    assert game.status == Status.ACTIVE and game.state["in_game"] == [True, False, True, True]
+    game = _play(game, players, None)  # seat 2 plays on
+    assert game.state["turn"] == 3
 
 
 def test_days_of_worker_downtime_are_given_back_not_flagged(players):
