@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from games import engine, services, worker
 from games.models import Game, LiveRankedSeat, QueueEntry, Rating, RatingChange, Status
@@ -312,6 +313,25 @@ def test_matchmaking_pairs_only_players_who_asked_for_the_same_days(players):
     # Moving queues: bob asks for three days now and is matched with nobody yet.
     assert matchmaking.join_queue(user=bob, kind="bloqueio2", time_control={"days": 3}
                                   )["state"] == "queued"
+
+
+def test_the_matchmaking_job_matches_each_queue_apart(players):
+    alice, bob, carol, dave = players
+    now = timezone.now()
+    for user, days in ((alice, 2), (bob, None), (carol, 2), (dave, None)):
+        QueueEntry.objects.create(user=user, kind="quoridor", days=days, skill=1500,
+                                  joined_at=now, expires_at=now + timedelta(seconds=30))
+    assert matchmaking.tick(now) == 2
+    controls = {frozenset(s.user_id for s in g.seats.all()): g.time_control
+                for g in Game.objects.all()}
+    assert controls == {frozenset({alice.pk, carol.pk}): {"days": 2},
+                        frozenset({bob.pk, dave.pk}): engine_clock("quoridor")}
+    assert LiveRankedSeat.objects.count() == 2  # the live game's players only
+
+
+def engine_clock(kind: str) -> dict[str, int]:
+    initial, increment = engine.get(kind).info.clock
+    return {"initial": initial, "increment": increment}
 
 
 def test_the_queue_takes_days_over_rest_and_refuses_a_live_clock(alice):
