@@ -250,12 +250,16 @@ class LiveRankedSeat(models.Model):
 
 
 class QueueEntry(models.Model):
-    """A user waiting for a ranked game of `kind`; one queue per user (unique user)."""
+    """A user waiting for a ranked game of `kind` (live, or `days` per move); one queue
+    per user (unique user)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry",
         verbose_name=_("user"))
     kind = models.CharField(_("kind"), max_length=32)
+    # Days per move for a turn-based game; null: the kind's live clock. Only entries of
+    # the same kind and days are matched together.
+    days = models.PositiveSmallIntegerField(_("days per move"), null=True, blank=True)
     skill = models.IntegerField(_("skill"), help_text=_("mu on the display scale when joining"))
     joined_at = models.DateTimeField(_("joined at"))
     expires_at = models.DateTimeField(_("expires at"))

@@ -16,15 +16,17 @@ def held_seats(user_id: int) -> list[tuple[int, Game]]:
     seats = (Seat.objects.filter(user_id=user_id, game__status__in=LIVE_STATUSES)
              .select_related("game").order_by("game_id").only(
                  "seat", "game__id", "game__kind", "game__ranked", "game__status",
-                 "game__state", "game__ply", "game__deadline", "game__created_at"))
+                 "game__state", "game__ply", "game__deadline", "game__created_at",
+                 "game__time_control"))
     return [(seat.seat, seat.game) for seat in seats
             if seat.game.status != Status.ACTIVE or seat.game.state["in_game"][seat.seat]]
 
 
 def active_games(user_id: int) -> list[dict[str, Any]]:
     """Every game `user_id` still plays or waits in (`held_seats`): theirs to move
-    first, soonest deadline first (untimed after timed); then the others, the newest
-    first."""
+    first, soonest deadline first (untimed after timed; a turn-based game's deadline,
+    days away, sorts with the live ones by the instant itself); then the others, the
+    newest first."""
 
     def order(entry: tuple[int, Game]) -> tuple[bool, bool, float, float]:
         seat, game = entry
@@ -44,4 +46,5 @@ def _summary(game: Game, seat: int) -> dict[str, Any]:
     return {"id": game.pk, "kind": game.kind, "ranked": game.ranked, "status": game.status,
             "seat": seat, "your_turn": _your_turn(game, seat),
             "turn": game.state.get("turn") if active else None, "ply": game.ply,
-            "deadline": iso(game.deadline), "created_at": iso(game.created_at)}
+            "deadline": iso(game.deadline), "time_control": game.time_control,
+            "created_at": iso(game.created_at)}

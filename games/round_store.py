@@ -27,8 +27,9 @@ from games.engine import LEAVE_REASONS
 from games.errors import GameNotFound
 from games.models import Event, Game, LiveRankedSeat, Seat
 from games.ranked import ratings
-from games.round import Clock, Progress, Round, RoundEvent, SeatStatus, Status, waiting
+from games.round import Progress, Round, RoundEvent, SeatStatus, Status, waiting
 from games.round import start as start_round
+from games.round.clock import restored as restored_clock
 from games.round.model import LEFT_BY
 from games.selectors import seats_of
 
@@ -118,8 +119,7 @@ def round_of(game: Game) -> Round:
     state = rules.state_from_json(game.state)
     clock = None
     if game.clock is not None and game.turn_started_at is not None:
-        clock = Clock(tuple(game.clock["remaining_ms"]), tuple(game.clock["moved"]),
-                      game.time_control["increment"] * 1000, game.turn_started_at)
+        clock = restored_clock(game.time_control, game.clock, game.turn_started_at)
     result = None
     if game.result is not None:
         stored = game.result

@@ -56,7 +56,7 @@ from games.playing import (
     resign,
     submit_action,
 )
-from games.round import Abort, default_time_control, play
+from games.round import TURN_BASED_DAYS, Abort, default_time_control, play, turn_based
 from games.selectors import seats_of
 
 __all__ = [
@@ -86,11 +86,20 @@ GAME_CREATE_RATE = limits.rate("game_create", "GAME_CREATE_LIMIT", 20, 600)
 
 
 def validate_time_control(value: Any) -> dict[str, int] | None:
+    """A clean time control: live `{initial, increment}` (seconds), turn-based `{days}`
+    (one of TURN_BASED_DAYS), or None (untimed). Exactly one shape, never a mix; anything
+    else is refused (400 `invalid`)."""
     if value is None:
         return None
+    if isinstance(value, dict) and set(value) == {"days"}:
+        days = value["days"]
+        if type(days) is not int or days not in TURN_BASED_DAYS:
+            raise InvalidRequest(_("time_control.days must be one of %(days)s.")
+                                 % {"days": ", ".join(map(str, TURN_BASED_DAYS))})
+        return {"days": days}
     if not isinstance(value, dict) or set(value) != set(TIME_CONTROL_LIMITS):
         raise InvalidRequest(_("time_control must be {initial, increment} in seconds, "
-                               "or null."))
+                               "{days} per move, or null."))
     clean = {}
     for key, (low, high) in TIME_CONTROL_LIMITS.items():
         number = value[key]
@@ -118,8 +127,11 @@ def _seat_of(seats: list[Seat], user: AbstractBaseUser) -> int | None:
 
 
 def _claim_ranked(game: Game, user_ids: Sequence[int]) -> None:
-    """Book `user_ids` into live ranked `game`; the unique user refuses a second game."""
-    if not game.ranked:
+    """Book `user_ids` into live ranked `game`; the unique user refuses a second game.
+
+    A turn-based ranked game books nobody: it asks nobody to be at the table now, so it
+    keeps nobody from other ranked games (docs/ranked.md, "Turn-based ranked games")."""
+    if not game.ranked or turn_based(game.time_control):
         return
     try:
         with transaction.atomic():
@@ -243,22 +255,27 @@ def _check_waiting(game: Game, seats: list[Seat]) -> tuple[Game, list[Seat]]:
 
 
 def start_ranked_game(
-    *, kind: str, user_ids: Sequence[int], now: datetime | None = None
+    *, kind: str, user_ids: Sequence[int], now: datetime | None = None,
+    time_control: dict[str, int] | None = None,
 ) -> Game:
     """A ranked game that starts at once with these players (matchmaking); seats in order.
+    `time_control`: the kind's default live clock unless given (a turn-based `{days}`).
 
-    Raises InRankedGame if any of them is already in a live ranked game.
+    Raises InRankedGame if any of them is already in a live ranked game (a live
+    `time_control` only: a turn-based game books nobody).
     """
     rules = engine.get(kind)
     now = now or timezone.now()
+    clean_tc = validate_time_control(time_control) or default_time_control(kind)
     if User.objects.filter(pk__in=user_ids).exclude(bot_level="").exists():
         raise HumansOnly(_("Ranked games are between people."))
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind, ranked=True, seat_count=rules.seats,
-            time_control=default_time_control(kind), state=rules.initial().to_json(),
+            time_control=clean_tc, state=rules.initial().to_json(),
         )
         _claim_ranked(game, user_ids)
+        QueueEntry.objects.filter(user_id__in=user_ids).delete()
         Seat.objects.bulk_create(
             [Seat(game=game, seat=i, user_id=uid) for i, uid in enumerate(user_ids)])
         game = round_store.start(game, seats_of(game), now, "matched")

@@ -26,7 +26,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.dateparse import parse_datetime
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
 from bloqueio_site import limits, strict_json
@@ -37,8 +37,10 @@ from games.drawings import render_svg, rules_figures
 from games.engine.notation import format_cell
 from games.live import presence
 from games.models import Game, Seat, Status
+from games.round import TURN_BASED_DAYS, turn_based
 
-# (label, initial seconds, increment seconds); "" = untimed.
+# The lobby's time controls: key -> (label, initial seconds, increment seconds); "" =
+# untimed. Turn-based ones are "<days>d" (TURN_BASED_DAYS), labelled per request.
 TIME_CONTROLS = {
     "": (gettext_lazy("No clock"), None, None),
     "60+1": ("1 min + 1 s", 60, 1),
@@ -49,6 +51,43 @@ TIME_CONTROLS = {
     "1800+20": ("30 min + 20 s", 1800, 20),
 }
 MY_GAMES = 12
+
+
+def time_control_groups() -> list[tuple[str | None, list[tuple[str, str]]]]:
+    """The lobby's time-control menu: untimed, then the "Live" and "Turn-based" groups
+    of (form value, label)."""
+    live = [(key, str(label)) for key, (label, initial, _inc) in TIME_CONTROLS.items()
+            if initial is not None]
+    days = [(f"{n}d", _days_label(n)) for n in TURN_BASED_DAYS]
+    return [(None, [("", str(TIME_CONTROLS[""][0]))]),
+            (pgettext("time controls", "Live"), live),
+            (pgettext("time controls", "Turn-based"), days)]
+
+
+def _time_control(key: str) -> dict[str, int] | None:
+    """The time control a form's value names; ValueError if it names none. A lobby key,
+    or a game's own clock for "Play again" ("300+3", "3d"); the service checks the
+    numbers."""
+    if key in TIME_CONTROLS:
+        _label, initial, increment = TIME_CONTROLS[key]
+        return None if initial is None else {"initial": initial, "increment": increment}
+    if re.fullmatch(r"[0-9]{1,6}\+[0-9]{1,4}", key):
+        initial, increment = (int(part) for part in key.split("+"))
+        return {"initial": initial, "increment": increment}
+    if re.fullmatch(r"[0-9]{1,2}d", key):
+        return {"days": int(key[:-1])}
+    raise ValueError(key)
+
+
+def _per_move(time_control: dict[str, int] | None) -> str | None:
+    """A turn-based game's label in game lists ("3 days per move"); None otherwise."""
+    if time_control is None or not turn_based(time_control):
+        return None
+    return _days_label(time_control["days"])
+
+
+def _days_label(days: int) -> str:
+    return ngettext("%(days)s day per move", "%(days)s days per move", days) % {"days": days}
 
 
 def _bot_levels() -> list[tuple[str, str]]:
@@ -103,6 +142,7 @@ def mine(request: HttpRequest) -> HttpResponse:
     """My games: every live game of the caller, theirs to move first."""
     games = [{**g, "label": texts.kind_title(g["kind"]), "status_label": texts.status(g["status"]),
               "side": texts.seat_name(g["kind"], g["seat"]),
+              "per_move": _per_move(g["time_control"]),
               "deadline_at": parse_datetime(g["deadline"]) if g["deadline"] else None}
              for g in my_games.active_games(request.user.pk)]
     return render(request, "games/mine.html", {"games": games})
@@ -116,18 +156,20 @@ def lobby(request: HttpRequest) -> HttpResponse:
         mine = [{"id": s.game.pk, "kind": s.game.kind, "label": texts.kind_title(s.game.kind),
                  "status": s.game.status, "status_label": texts.status(s.game.status),
                  "seat": s.seat, "ply": s.game.ply,
-                 "ranked": s.game.ranked,
+                 "ranked": s.game.ranked, "per_move": _per_move(s.game.time_control),
                  "won": bool(s.game.result and s.game.result.get("winner") == s.seat)}
                 for s in seats]
     live = my_games.active_games(request.user.pk) if request.user.is_authenticated else []
     kinds = _kinds()
+    groups = time_control_groups()
     # One level select per seat besides yours, for the kind with the most seats; the
     # ones past the chosen kind's seats are optional ("none") and hidden by lobby.js.
     fewest = min(k["players"] for k in kinds)
     bot_seats = [{"seat": seat, "optional": seat >= fewest}
                  for seat in range(1, max(k["players"] for k in kinds))]
     return render(request, "games/lobby.html", {
-        "kinds": kinds, "time_controls": TIME_CONTROLS, "my_games": mine,
+        "kinds": kinds, "time_control_groups": groups, "my_games": mine,
+        "ranked_days": [(key[:-1], label) for key, label in groups[-1][1]],
         "live_count": len(live), "turn_count": sum(g["your_turn"] for g in live),
         "bot_levels": _bot_levels(), "bot_seats": bot_seats,
         "bot_about": [(texts.level_label(level), texts.bot_about(level))
@@ -163,13 +205,9 @@ def create(request: HttpRequest) -> HttpResponse:
                 "Pick the computer's level for every other seat (this game has %(count)s).",
                 "Pick the computer's level for every other seat (this game has %(count)s).",
                 others) % {"count": others}, computer)
-    if tc_key in TIME_CONTROLS:
-        _label, initial, increment = TIME_CONTROLS[tc_key]
-        time_control = None if initial is None else {"initial": initial, "increment": increment}
-    elif re.fullmatch(r"[0-9]{1,6}\+[0-9]{1,4}", tc_key):  # "Play again" with a game's clock
-        initial, increment = (int(part) for part in tc_key.split("+"))
-        time_control = {"initial": initial, "increment": increment}  # the service checks it
-    else:
+    try:
+        time_control = _time_control(tc_key)
+    except ValueError:
         return _back_to_form(request, _("Pick a time control from the list."), computer)
     try:
         game = services.create_game(user=request.user, kind=kind,

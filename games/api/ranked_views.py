@@ -37,7 +37,8 @@ class MatchmakingView(APIView):
     def post(self, request: Request) -> Response:
         data = io.QueueIn(data=request.data)
         data.is_valid(raise_exception=True)
-        body = matchmaking.join_queue(user=request.user, kind=data.validated_data["kind"])
+        body = matchmaking.join_queue(user=request.user, kind=data.validated_data["kind"],
+                                      time_control=data.validated_data["time_control"])
         return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None, **errors(401)})

@@ -9,9 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import bots, engine
+from games.errors import InvalidRequest
+from games.round import TURN_BASED_DAYS, turn_based
+from games.services import validate_time_control
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -59,9 +63,50 @@ class QueryIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
-class TimeControlIO(serializers.Serializer):
-    initial = StrictIntegerField(min_value=10, max_value=86400, help_text="seconds")
-    increment = StrictIntegerField(min_value=0, max_value=600, help_text="seconds per move")
+_LIVE_TIME_CONTROL = {
+    "type": "object", "title": "Live clock",
+    "description": "Fischer time: `initial` seconds, plus `increment` seconds a move",
+    "properties": {
+        "initial": {"type": "integer", "minimum": 10, "maximum": 86400,
+                    "description": "seconds"},
+        "increment": {"type": "integer", "minimum": 0, "maximum": 600,
+                      "description": "seconds per move"}},
+    "required": ["initial", "increment"], "additionalProperties": False,
+}
+_TURN_BASED_TIME_CONTROL = {
+    "type": "object", "title": "Turn-based",
+    "description": "`days` days for every move; the time does not accumulate",
+    "properties": {"days": {"type": "integer", "enum": list(TURN_BASED_DAYS)}},
+    "required": ["days"], "additionalProperties": False,
+}
+
+
+@extend_schema_field({"oneOf": [_LIVE_TIME_CONTROL, _TURN_BASED_TIME_CONTROL]})
+class TimeControlField(serializers.Field):
+    """A time control: live `{initial, increment}` or turn-based `{days}`, exactly one
+    shape (services.validate_time_control decides, for the API and the pages alike)."""
+
+    def to_internal_value(self, data: Any) -> dict[str, int] | None:
+        try:
+            return validate_time_control(data)
+        except InvalidRequest as exc:
+            raise serializers.ValidationError(exc.detail) from None
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+@extend_schema_field(_TURN_BASED_TIME_CONTROL)
+class TurnBasedTimeControlField(TimeControlField):
+    """A turn-based `{days}` time control only (the ranked queue's option)."""
+
+    def to_internal_value(self, data: Any) -> dict[str, int] | None:
+        clean = super().to_internal_value(data)
+        if clean is not None and not turn_based(clean):
+            raise serializers.ValidationError(
+                _("Ranked queues play the kind's own clock, or {days} per move for a "
+                  "turn-based game."))
+        return clean
 
 
 BOT_LEVEL_HELP = "easy, medium or hard"
@@ -70,7 +115,10 @@ BOT_LEVEL_HELP = "easy, medium or hard"
 class CreateGameIn(serializers.Serializer):
     kind = serializers.ChoiceField(choices=list(engine.KINDS))
     ranked = StrictBooleanField(default=False)
-    time_control = TimeControlIO(required=False, allow_null=True, default=None)
+    time_control = TimeControlField(
+        required=False, allow_null=True, default=None,
+        help_text="live `{initial, increment}`, turn-based `{days}`, or null (untimed; a "
+                  "ranked game then gets the kind's clock)")
     bots = serializers.ListField(
         child=serializers.ChoiceField(choices=list(bots.LEVELS), help_text=BOT_LEVEL_HELP),
         required=False, default=list, max_length=3,
@@ -189,7 +237,7 @@ class GameOut(serializers.Serializer):
     seats = SeatOut(many=True)
     ply = serializers.IntegerField()
     state = serializers.JSONField(help_text="the kind's state JSON, see CONTRACT.md")
-    time_control = TimeControlIO(allow_null=True)
+    time_control = TimeControlField(allow_null=True)
     clocks = serializers.JSONField(allow_null=True)
     result = ResultOut(allow_null=True)
     created_at = serializers.DateTimeField()
@@ -285,6 +333,10 @@ class ExportOut(serializers.Serializer):
 
 class QueueIn(serializers.Serializer):
     kind = serializers.ChoiceField(choices=list(engine.KINDS))
+    time_control = TurnBasedTimeControlField(
+        required=False, allow_null=True, default=None,
+        help_text="null: a live game on the kind's clock; `{days}`: a turn-based game, "
+                  "matched only with players who asked for the same days")
 
 
 class QueueOut(serializers.Serializer):
@@ -293,6 +345,9 @@ class QueueOut(serializers.Serializer):
         help_text="queued: waiting; playing: in the live ranked game `game_id`")
     game_id = serializers.IntegerField(required=False)
     kind = serializers.CharField(required=False)
+    time_control = TurnBasedTimeControlField(
+        required=False, allow_null=True,
+        help_text="queued: null for the kind's live clock, or the turn-based `{days}`")
     rating = serializers.IntegerField(required=False, help_text="the skill matchmaking compares")
     joined_at = serializers.DateTimeField(required=False)
     expires_at = serializers.DateTimeField(
@@ -345,4 +400,5 @@ class MyGameOut(serializers.Serializer):
     ply = serializers.IntegerField()
     deadline = serializers.DateTimeField(
         allow_null=True, help_text="when the seat to move runs out of time; null untimed")
+    time_control = TimeControlField(allow_null=True)
     created_at = serializers.DateTimeField()

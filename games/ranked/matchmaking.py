@@ -1,5 +1,6 @@
-"""Ranked matchmaking: a queue per kind; a match forms when enough players of close
-rating wait, and the allowed rating spread widens with waiting time.
+"""Ranked matchmaking: a queue per kind and time control (the kind's live clock, or a
+turn-based `{"days": N}`); a match forms when enough players of close rating wait in
+the same queue, and the allowed rating spread widens with waiting time.
 
 Expiry: an entry lives QUEUE_TTL after the last `GET /api/matchmaking/` (clients poll
 every few seconds while they wait), so players who close the page drop out on their own.
@@ -26,6 +27,7 @@ from games import engine, services
 from games.errors import HumansOnly, InRankedGame, InvalidRequest
 from games.models import LiveRankedSeat, QueueEntry, Rating
 from games.ranked import rating_model
+from games.round import turn_based
 
 QUEUE_TTL = timedelta(seconds=30)
 BASE_SPREAD = 100  # rating points between the strongest and weakest of a group
@@ -67,22 +69,42 @@ def pick_groups(candidates: list[Candidate], size: int) -> list[list[Candidate]]
     return groups
 
 
-def match(*, kind: str, now: datetime | None = None) -> list[int]:
-    """Form every match the queue of `kind` allows now; returns the new game ids."""
+def _time_control(days: int | None) -> dict[str, int] | None:
+    """The game's time control for a queue: None (the kind's live clock) or `{days}`."""
+    return None if days is None else {"days": days}
+
+
+def queue_days(time_control: Any) -> int | None:
+    """The queue a `time_control` asks for: None (the kind's live clock) or its days.
+    Refuses a live `{initial, increment}`: ranked queues play the kind's own clock."""
+    clean = services.validate_time_control(time_control)
+    if clean is None:
+        return None
+    if not turn_based(clean):
+        raise InvalidRequest(_("Ranked queues play the kind's own clock, or {days} per "
+                               "move for a turn-based game."))
+    return clean["days"]
+
+
+def match(*, kind: str, days: int | None = None, now: datetime | None = None) -> list[int]:
+    """Form every match the queue of `kind` (live, or `days` per move) allows now;
+    returns the new game ids."""
     now = now or timezone.now()
     size = engine.get(kind).seats
     created = []
     with transaction.atomic():
         # SKIP LOCKED: entries another matcher holds are not ours to place this round.
         entries = list(QueueEntry.objects.select_for_update(skip_locked=True)
-                       .filter(kind=kind, expires_at__gt=now).order_by("joined_at", "id"))
+                       .filter(kind=kind, days=days, expires_at__gt=now)
+                       .order_by("joined_at", "id"))
         if len(entries) < size:
             return []
         candidates = [Candidate(e.user_id, e.skill, e.joined_at, spread(e, now)) for e in entries]
         for group in pick_groups(candidates, size):
             ids = [c.user_id for c in sorted(group, key=lambda c: c.joined_at)]
             try:
-                game = services.start_ranked_game(kind=kind, user_ids=ids, now=now)
+                game = services.start_ranked_game(kind=kind, user_ids=ids, now=now,
+                                                  time_control=_time_control(days))
             except InRankedGame:
                 # Someone of them took a ranked seat elsewhere: they leave the queue.
                 QueueEntry.objects.filter(
@@ -99,31 +121,35 @@ def _skill(user_id: int, kind: str) -> int:
     return rating_model.skill_points(mu)
 
 
-def join_queue(*, user: AbstractBaseUser, kind: str, now: datetime | None = None) -> dict[str, Any]:
-    """Queue for `kind` (moving from another kind's queue), then try to match at once."""
+def join_queue(*, user: AbstractBaseUser, kind: str, time_control: Any = None,
+               now: datetime | None = None) -> dict[str, Any]:
+    """Queue for `kind` with `time_control` (None: the kind's live clock; or a
+    turn-based `{days}`), moving from any other queue, then try to match at once."""
     now = now or timezone.now()
     try:
         engine.get(kind)
     except engine.UnknownKind:
         raise InvalidRequest(_("Unknown game kind %(kind)s.") % {"kind": repr(kind)},
                              code="unknown_kind") from None
+    days = queue_days(time_control)
     if getattr(user, "bot_level", ""):
         raise HumansOnly(_("Ranked queues are for people."))
     with transaction.atomic():
         # Lock (or create) the user's entry first: a matcher placing this user commits
         # before we read LiveRankedSeat below, so we see its game.
         entry, created = QueueEntry.objects.select_for_update().get_or_create(
-            user_id=user.pk, defaults={"kind": kind, "skill": _skill(user.pk, kind),
+            user_id=user.pk, defaults={"kind": kind, "days": days,
+                                       "skill": _skill(user.pk, kind),
                                        "joined_at": now, "expires_at": now + QUEUE_TTL})
         if LiveRankedSeat.objects.filter(user_id=user.pk).exists():
             raise InRankedGame(_("You are already playing a ranked game."))
         if not created:
-            if entry.kind != kind:
-                entry.kind, entry.joined_at = kind, now
+            if (entry.kind, entry.days) != (kind, days):
+                entry.kind, entry.days, entry.joined_at = kind, days, now
                 entry.skill = _skill(user.pk, kind)
             entry.expires_at = now + QUEUE_TTL
             entry.save()
-    match(kind=kind, now=now)
+    match(kind=kind, days=days, now=now)
     return status(user=user, now=now)
 
 
@@ -134,16 +160,17 @@ def leave_queue(*, user: AbstractBaseUser) -> None:
 def poll(*, user: AbstractBaseUser, now: datetime | None = None) -> dict[str, Any]:
     """Keep the caller's entry alive, try to match, and say where they stand."""
     now = now or timezone.now()
-    kind = (QueueEntry.objects.filter(user_id=user.pk, expires_at__gt=now)
-            .values_list("kind", flat=True).first())
-    if kind is not None:
+    queue = (QueueEntry.objects.filter(user_id=user.pk, expires_at__gt=now)
+             .values_list("kind", "days").first())
+    if queue is not None:
         QueueEntry.objects.filter(user_id=user.pk).update(expires_at=now + QUEUE_TTL)
-        match(kind=kind, now=now)
+        match(kind=queue[0], days=queue[1], now=now)
     return status(user=user, now=now)
 
 
 def status(*, user: AbstractBaseUser, now: datetime | None = None) -> dict[str, Any]:
-    """{state: idle|queued|playing, ...}: `playing` carries the live ranked game's id."""
+    """{state: idle|queued|playing, ...}: `playing` carries the live ranked game's id
+    (turn-based ranked games are not "playing": they keep nobody from queueing)."""
     now = now or timezone.now()
     live = LiveRankedSeat.objects.filter(user_id=user.pk).values_list("game_id", flat=True).first()
     if live is not None:
@@ -151,7 +178,8 @@ def status(*, user: AbstractBaseUser, now: datetime | None = None) -> dict[str, 
     entry = QueueEntry.objects.filter(user_id=user.pk, expires_at__gt=now).first()
     if entry is None:
         return {"state": "idle"}
-    return {"state": "queued", "kind": entry.kind, "rating": entry.skill,
+    return {"state": "queued", "kind": entry.kind,
+            "time_control": _time_control(entry.days), "rating": entry.skill,
             "joined_at": iso(entry.joined_at), "expires_at": iso(entry.expires_at),
             "spread": spread(entry, now)}
 
@@ -160,5 +188,6 @@ def tick(now: datetime | None = None) -> int:
     """The worker job: drop expired entries, then match every kind (spreads widen)."""
     now = now or timezone.now()
     QueueEntry.objects.filter(expires_at__lte=now).delete()
-    kinds = set(QueueEntry.objects.values_list("kind", flat=True).distinct())
-    return sum(len(match(kind=kind, now=now)) for kind in sorted(kinds))
+    queues = set(QueueEntry.objects.values_list("kind", "days").distinct())
+    return sum(len(match(kind=kind, days=days, now=now))
+               for kind, days in sorted(queues, key=lambda q: (q[0], q[1] or 0)))

@@ -21,8 +21,10 @@ from games.round import refusals
 from games.round.clock import (
     DOWNTIME_GRACE,
     FIRST_MOVE_SECONDS,
+    TURN_BASED_DAYS,
     Clock,
     default_time_control,
+    turn_based,
 )
 from games.round.model import (
     Abort,
@@ -44,6 +46,7 @@ from games.round.play import play, replay
 __all__ = [
     "DOWNTIME_GRACE",
     "FIRST_MOVE_SECONDS",
+    "TURN_BASED_DAYS",
     "Abort",
     "Act",
     "Action",
@@ -61,5 +64,6 @@ __all__ = [
     "refusals",
     "replay",
     "start",
+    "turn_based",
     "waiting",
 ]

@@ -1,16 +1,25 @@
-"""Fischer clocks as values: what a seat has left, when its turn began, when it flags.
+"""Clocks as values: what a seat has left, when its turn began, when it flags.
 
-The seat to move is charged when its turn ends (not while it thinks), so a clock is only
-`remaining_ms` per seat as of `turn_started_at`; the deadline follows from it. A seat's
-first move is free but must come within FIRST_MOVE_SECONDS of its first turn (else the
-game is aborted: nobody showed up). Time nobody watched (the clock worker was down, its
-last beat older than DOWNTIME_GRACE) is given back to the turn, never charged
-(docs/ranked.md, "A game never traps its players").
+Two kinds of time control (docs/ranked.md, "Clocks"):
+
+- **live** `{initial, increment}` (seconds): Fischer time. The seat to move is charged
+  when its turn ends (not while it thinks), so a clock is only `remaining_ms` per seat
+  as of `turn_started_at`; the deadline follows from it. A seat's first move is free but
+  must come within FIRST_MOVE_SECONDS of its first turn (else the game is aborted:
+  nobody showed up).
+- **turn-based** `{days}` (one of TURN_BASED_DAYS): every turn gets `days` days, time
+  does not accumulate; the deadline is `turn_started_at` plus that. First moves have the
+  same deadline; missing it flags the seat like any other turn, unless nobody at the
+  table has moved yet: then the game is aborted, as in live play.
+
+Either way a missed deadline is a flag (RULES.md section 6), and time nobody watched
+(the clock worker was down, its last beat older than DOWNTIME_GRACE) is given back to
+the turn, never charged (docs/ranked.md, "A game never traps its players").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,22 +30,45 @@ from games.engine import LEAVE_REASONS
 FIRST_MOVE_SECONDS = 30
 DOWNTIME_GRACE = timedelta(seconds=10)
 _FIRST_MOVE = timedelta(seconds=FIRST_MOVE_SECONDS)
+# The days a turn-based game may give each move (`{"days": N}`).
+TURN_BASED_DAYS = (1, 2, 3, 5, 7, 14)
+_DAY_MS = 24 * 3600 * 1000
+
+
+def turn_based(time_control: Mapping[str, Any] | None) -> bool:
+    """A turn-based (days per move) time control, as opposed to a live clock or none:
+    players are not expected to be at the table together."""
+    return time_control is not None and "days" in time_control
 
 
 @dataclass(frozen=True, slots=True)
 class Clock:
-    """Each seat's time as of `turn_started_at`; `moved[s]`: seat s made its free move."""
+    """Each seat's time as of `turn_started_at`; `moved[s]`: seat s made its first move.
+
+    `per_move_ms` is set for a turn-based clock: each turn gets exactly that much (and
+    `remaining_ms` is that much for every seat still playing, 0 for a flagged one)."""
 
     remaining_ms: tuple[int, ...]
     moved: tuple[bool, ...]
     increment_ms: int
     turn_started_at: datetime
+    per_move_ms: int | None = None
 
     def deadline(self, turn: int) -> datetime:
         """When seat `turn`, to move since `turn_started_at`, flags."""
+        if self.per_move_ms is not None:
+            return self.turn_started_at + timedelta(milliseconds=self.per_move_ms)
         if not self.moved[turn]:
             return self.turn_started_at + _FIRST_MOVE
         return self.turn_started_at + timedelta(milliseconds=self.remaining_ms[turn])
+
+    def missed_first_move_aborts(self, turn: int) -> bool:
+        """Does seat `turn` missing this deadline abort the game (rather than flag)?
+        Live: when it is that seat's first move. Turn-based: only when nobody at the
+        table has moved yet (the game never got going)."""
+        if self.per_move_ms is not None:
+            return not any(self.moved)
+        return not self.moved[turn]
 
     def to_json(self) -> dict[str, Any]:
         """The stored `clock` field (the row keeps `turn_started_at` beside it)."""
@@ -49,11 +81,26 @@ def default_time_control(kind: str) -> dict[str, int]:
     return {"initial": initial, "increment": increment}
 
 
-def started(seats: int, time_control: dict[str, int], now: datetime) -> Clock:
+def started(seats: int, time_control: Mapping[str, int], now: datetime) -> Clock:
     """The clock of a game starting at `now`: every seat's initial time, nobody moved."""
-    return Clock(remaining_ms=(time_control["initial"] * 1000,) * seats,
-                 moved=(False,) * seats, increment_ms=time_control["increment"] * 1000,
-                 turn_started_at=now)
+    return restored(time_control, None, now, seats=seats)
+
+
+def restored(time_control: Mapping[str, int], stored: Mapping[str, Any] | None,
+             turn_started_at: datetime, *, seats: int = 0) -> Clock:
+    """The clock of `time_control` as stored (`Clock.to_json`), or fresh for `seats`
+    seats when `stored` is None."""
+    if turn_based(time_control):
+        per_move = time_control["days"] * _DAY_MS
+        initial, increment = per_move, 0
+    else:
+        per_move, initial = None, time_control["initial"] * 1000
+        increment = time_control["increment"] * 1000
+    if stored is None:
+        return Clock((initial,) * seats, (False,) * seats, increment, turn_started_at,
+                     per_move)
+    return Clock(tuple(stored["remaining_ms"]), tuple(stored["moved"]), increment,
+                 turn_started_at, per_move)
 
 
 def _ms(delta: timedelta) -> int:
@@ -67,8 +114,10 @@ def charged(clock: Clock, turn_before: int | None, turn_after: int | None,
 
     The seat whose turn ended is charged the time since its turn began, plus the
     increment for an action (none for leaving); a timeout leaves it nothing; its first
-    action is free and only marks it as moved. A turn that did not end (someone else
-    left) keeps running, uncharged. Forced passes are never charged.
+    action is free and only marks it as moved. Turn-based, nothing is charged (the next
+    turn gets its days afresh): an action only marks the seat as moved. A turn that did
+    not end (someone else left) keeps running, uncharged. Forced passes are never
+    charged.
     """
     acted = [a for s, a in pending if s == turn_before and a.get("type") != "pass"]
     if turn_before is None or not (acted or turn_after != turn_before or turn_after is None):
@@ -78,13 +127,16 @@ def charged(clock: Clock, turn_before: int | None, turn_after: int | None,
     remaining, moved = clock.remaining_ms, clock.moved
     if kind == "timeout":
         remaining = _set(remaining, seat, 0)
+    elif clock.per_move_ms is not None:
+        if kind is not None and kind not in LEAVE_REASONS:
+            moved = _set(moved, seat, True)
     elif moved[seat]:
         left = remaining[seat] - _ms(now - clock.turn_started_at)
         bonus = clock.increment_ms if kind not in LEAVE_REASONS else 0
         remaining = _set(remaining, seat, max(0, left) + bonus)
     elif kind is not None and kind not in LEAVE_REASONS:
         moved = _set(moved, seat, True)  # the opening move is free
-    return Clock(remaining, moved, clock.increment_ms, now)
+    return Clock(remaining, moved, clock.increment_ms, now, clock.per_move_ms)
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

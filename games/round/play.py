@@ -91,7 +91,7 @@ def _watch(rules: engine.Rules, round_: Round, now: datetime, last_beat: datetim
     if not witnessed(deadline, last_beat):
         return replace(round_, clock=forgiven(round_.clock, last_beat, now)), None
     seat: int = round_.state.turn
-    if not round_.clock.moved[seat]:
+    if round_.clock.missed_first_move_aborts(seat):
         return _aborted(round_, now), seat  # nobody showed up: no result, unrated
     return _step(rules, round_, seat, {"type": "timeout"}, rules.leave(round_.state, seat,
                                                                          "timeout"),

@@ -6,7 +6,7 @@
 // reason for a refusal) and sends the actions it makes.
 
 import { del, el, get, post, readData } from "./api.js";
-import { chip, clockBase, clockNow, formatClock, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
+import { chip, clockBase, clockLow, clockNow, clockText, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
 import { createChat } from "./chat.js";
 import { createHint } from "./hint.js";
 import { createTable } from "./table.js";
@@ -107,8 +107,8 @@ function tickClocks() {
     const seat = Number(node.dataset.seat);
     if (now[seat] === null || now[seat] === undefined) continue;
     const ms = Math.max(0, now[seat]);
-    node.textContent = formatClock(ms);
-    node.classList.toggle("low", ms < 20000);
+    node.textContent = clockText(game, ms);
+    node.classList.toggle("low", clockLow(game, ms));
   }
 }
 

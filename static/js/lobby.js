@@ -5,8 +5,8 @@
 
 import { csrfToken, del, el, get, post, readData } from "./api.js";
 import { formatNumber, gettext, interpolate, pgettext, relativeTime } from "./i18n.js";
-import { botName } from "./panel.js";
 import { onMe } from "./me.js";
+import { botName, daysPerMove, turnBased } from "./panel.js";
 import { LiveSocket } from "./socket.js";
 
 const data = readData("lobby-data");
@@ -24,6 +24,7 @@ function seatChips(game) {
 
 function tc(game) {
   const t = game.time_control;
+  if (turnBased(game)) return daysPerMove(t.days);
   return t ? interpolate(gettext("%(minutes)s min + %(seconds)s s"), {
     minutes: formatNumber(Math.round(t.initial / 60)), seconds: formatNumber(t.increment) }) : gettext("no clock");
 }
@@ -49,7 +50,8 @@ function item(game) {
   const taken = game.seats.filter((s) => s.username).length;
   return el("li", { "data-game": game.id },
     el("div", { class: "meta" },
-      el("span", { class: "title" }, `#${game.id} ${label} `, game.ranked ? el("span", { class: "pill ranked" }, gettext("ranked")) : ""),
+      el("span", { class: "title" }, `#${game.id} ${label} `, game.ranked ? el("span", { class: "pill ranked" }, gettext("ranked")) : "",
+        turnBased(game) ? [" ", el("span", { class: "pill turn-based" }, pgettext("time controls", "turn-based"))] : ""),
       el("span", { class: "small muted" }, game.status === "waiting"
         ? interpolate(gettext("%(taken)s/%(seats)s seated · %(clock)s"), { taken, seats: game.seats.length, clock: tc(game) })
         : interpolate(gettext("ply %(ply)s · %(clock)s"), { ply: game.ply, clock: tc(game) }),
@@ -137,8 +139,10 @@ if (playBtn) {
     const on = body.state === "queued";
     playBtn.hidden = on;
     cancelBtn.hidden = !on;
-    status.textContent = on ? interpolate(gettext("Looking for a %(game)s opponent…"), {
-      game: labels[body.kind] ? labels[body.kind].label : body.kind }) : "";
+    const game = labels[body.kind] ? labels[body.kind].label : body.kind;
+    status.textContent = !on ? "" : body.time_control && body.time_control.days
+      ? interpolate(gettext("Looking for a %(game)s opponent, %(speed)s…"), { game, speed: daysPerMove(body.time_control.days) })
+      : interpolate(gettext("Looking for a %(game)s opponent…"), { game });
     clearInterval(poller);
     if (on) poller = setInterval(async () => { const r = await get("/api/matchmaking/"); if (r.ok) take(r.data); }, 4000);
   };
@@ -152,10 +156,12 @@ if (playBtn) {
   });
   playBtn.addEventListener("click", async () => {
     const kind = $("ranked-kind").value;
-    const res = await post("/api/matchmaking/", { kind });
+    const speed = $("ranked-speed") ? $("ranked-speed").value : "";
+    const time_control = speed ? { days: Number(speed) } : null;
+    const res = await post("/api/matchmaking/", { kind, time_control });
     if (res.status === 404) unavailable();
     else if (!res.ok) status.textContent = (res.data && res.data.detail) || gettext("Could not join the queue.");
-    else take(res.data && res.data.state ? res.data : { state: "queued", kind });
+    else take(res.data && res.data.state ? res.data : { state: "queued", kind, time_control });
   });
   cancelBtn.addEventListener("click", async () => {
     await del("/api/matchmaking/");

@@ -2,7 +2,7 @@
 // module's notes, clock), the move list, and the end-of-game summary. Pure rendering.
 
 import { csrfToken, el } from "./api.js";
-import { formatList, formatNumber, gettext, interpolate, pgettext } from "./i18n.js";
+import { formatDateTime, formatList, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { eventSentence } from "./boards/words.js";
 
 // Why a game ended (result JSON's `reason`), as said after "<winner> won:".
@@ -55,6 +55,30 @@ export function formatClock(ms) {
   return `${h ? `${h}:` : ""}${mm}:${String(sec).padStart(2, "0")}`;
 }
 
+// A turn-based game (time_control {days}): a deadline per move, shown as time left.
+export const turnBased = (game) => Boolean(game && game.time_control && game.time_control.days);
+
+// A turn-based time control in words: "3 days per move".
+export const daysPerMove = (days) => interpolate(
+  ngettext("%(days)s day per move", "%(days)s days per move", days), { days: formatNumber(days) });
+
+// Time left before a turn-based deadline, to the minute: "2 days 3 h left", "5 h 10 min left".
+export function formatTimeLeft(ms) {
+  const minutes = Math.floor(Math.max(0, ms) / 60000);
+  if (minutes < 1) return gettext("under a minute left");
+  const days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60), mins = minutes % 60;
+  const parts = [];
+  if (days) parts.push(interpolate(ngettext("%(count)s day", "%(count)s days", days), { count: formatNumber(days) }));
+  if (hours) parts.push(interpolate(gettext("%(count)s h"), { count: formatNumber(hours) }));
+  if (!days && mins) parts.push(interpolate(gettext("%(count)s min"), { count: formatNumber(mins) }));
+  return interpolate(gettext("%(time)s left"), { time: parts.join(" ") });
+}
+
+// A seat's clock as shown: a chess clock, or in a turn-based game the time left; "low"
+// under 20 s live, under an hour turn-based.
+export const clockText = (game, ms) => (turnBased(game) ? formatTimeLeft(ms) : formatClock(ms));
+export const clockLow = (game, ms) => ms < (turnBased(game) ? 3600000 : 20000);
+
 // The clocks at the moment a game frame arrives: remaining_ms is "as of turn_started_at",
 // so the running seat has already used (now - turn_started_at), clamped against skew.
 export function clockBase(clocks) {
@@ -88,8 +112,12 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
     sub.push(...notes(st, seat));
     if (!inGame) sub.push(gettext("left the game"));
     if (turn) sub.push(gettext("to move"));
-    const clockText = clocks && clocks[seat] !== null && clocks[seat] !== undefined ? formatClock(clocks[seat]) : null;
-    const running = clockText && game.clocks && game.clocks.running === seat;
+    const running = Boolean(game.clocks && game.clocks.running === seat);
+    // Turn-based, only the seat to move has a deadline (each turn gets its days afresh).
+    const shown = clocks && clocks[seat] !== null && clocks[seat] !== undefined && (running || !turnBased(game));
+    const timeText = shown ? clockText(game, clocks[seat]) : null;
+    const deadline = running && turnBased(game) && game.clocks.deadline
+      ? interpolate(gettext("deadline %(when)s"), { when: formatDateTime(game.clocks.deadline) }) : null;
     return el("li", {
       class: `player${turn ? " turn" : ""}${inGame ? "" : " left"}`, "data-seat": seat,
       "aria-current": turn ? "true" : null,
@@ -103,10 +131,11 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
           role: "img", "aria-label": online ? gettext("online") : gettext("offline"),
         }),
         el("span", { class: "sub" }, `${s.name}${sub.length ? " · " + sub.join(" · ") : ""}`)),
-      clockText ? el("span", {
-        class: `clock${running ? " running" : ""}${clocks[seat] < 20000 ? " low" : ""}`,
-        "data-seat": seat, "aria-label": interpolate(gettext("%(seat)s clock %(time)s"), { seat: s.name, time: clockText }),
-      }, clockText) : el("span"),
+      timeText ? el("span", {
+        class: `clock${running ? " running" : ""}${turnBased(game) ? " days" : ""}${clockLow(game, clocks[seat]) ? " low" : ""}`,
+        "data-seat": seat, title: deadline,
+        "aria-label": interpolate(gettext("%(seat)s clock %(time)s"), { seat: s.name, time: timeText }),
+      }, timeText) : el("span"),
       tools(seat, info));
   }));
 }
@@ -199,7 +228,8 @@ function playAgain(game) {
   if (!token || !document.querySelector(".site-header .who")) {
     return el("p", { style: "margin:.5rem 0 0" }, el("a", { class: "btn small", href: "/#create" }, gettext("New game")));
   }
-  const tc = game.time_control ? `${game.time_control.initial}+${game.time_control.increment}` : "";
+  const t = game.time_control;
+  const tc = !t ? "" : turnBased(game) ? `${t.days}d` : `${t.initial}+${t.increment}`;
   // Against the computer (a bot on every other seat): the same bots again, at once.
   const bots = game.seats.filter((s) => s.bot).map((s) => s.bot);
   const computer = bots.length === game.seats.length - 1 ? [

@@ -123,6 +123,10 @@ def _bodies(name: str) -> st.SearchStrategy[Any]:
                       st.none(), st.fixed_dictionaries(
                           {"initial": st.one_of(st.integers(0, 90000), ints(), scalars()),
                            "increment": st.one_of(st.integers(-1, 700), ints(), scalars())}),
+                      st.fixed_dictionaries(
+                          {"days": st.one_of(st.sampled_from([1, 2, 3, 5, 7, 14]),
+                                             st.integers(-1, 30), ints(), scalars())},
+                          optional={"initial": st.integers(0, 90000)}),
                       json_values())}
     elif name == "join":
         fields = {"seat": st.one_of(st.integers(-1, 4), ints(), scalars())}
@@ -130,7 +134,10 @@ def _bodies(name: str) -> st.SearchStrategy[Any]:
         fields = {"action": often(st.integers(0, 200).map(Legal), game_actions(), 1),
                   "ply": often(st.just(CURRENT), st.one_of(ints(), scalars()))}
     elif name == "queue":
-        fields = {"kind": st.one_of(st.sampled_from(KINDS), texts(), scalars())}
+        fields = {"kind": st.one_of(st.sampled_from(KINDS), texts(), scalars()),
+                  "time_control": st.one_of(
+                      st.none(), st.fixed_dictionaries({"days": st.integers(-1, 30)}),
+                      json_values())}
     else:
         return json_values()
     complete = st.fixed_dictionaries(fields)
@@ -185,7 +192,7 @@ def requests_() -> st.SearchStrategy[dict[str, Any]]:
         method, template = ENDPOINTS[name]
         keys = {"register": ["username", "password", "email"], "token": ["username", "password"],
                 "create": ["kind", "ranked", "time_control"], "join": ["seat"],
-                "actions": ["action", "ply"], "queue": ["kind"]}.get(name, [])
+                "actions": ["action", "ply"], "queue": ["kind", "time_control"]}.get(name, [])
         body = often(_bodies(name).map(lambda b: ("json", b)),
                      _raw_bodies(keys).map(lambda b: ("raw", b)), 2)
         none = st.just(("none", None))

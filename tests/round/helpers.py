@@ -59,3 +59,12 @@ def at_position(kind: str, state_json: dict[str, Any]) -> rnd.Round:
     """An untimed running round in the position `state_json` (a vector's start)."""
     start = rnd.start(kind, None, T0)
     return replace(start, state=engine.get(kind).state_from_json(state_json))
+
+
+TURN_BASED = {"days": 2}
+DAY = timedelta(days=1)
+
+
+def day(days: float) -> datetime:
+    """`days` days after T0."""
+    return T0 + timedelta(days=days)

@@ -17,7 +17,7 @@ from games import engine
 from games import round as rnd
 from games.engine import LEAVE_REASONS
 from games.round import refusals
-from tests.round.helpers import T0, TIMED
+from tests.round.helpers import T0, TIMED, TURN_BASED
 
 KINDS = ("bloqueio", "bloqueio2", "quoridor4", "blockade", "blockade_run", "blokus_duo",
          "blokus2")
@@ -75,6 +75,12 @@ def _check(before: rnd.Round, done: rnd.Progress, now: datetime,
     if after.clock is not None:
         assert min(after.clock.remaining_ms) >= 0
         assert after.clock.turn_started_at <= now
+        per_move = after.clock.per_move_ms
+        if per_move is not None:  # turn-based: every turn its days, nothing carried over
+            assert set(after.clock.remaining_ms) <= {0, per_move}
+            if after.status is rnd.Status.ACTIVE:
+                assert after.deadline == after.clock.turn_started_at + timedelta(
+                    milliseconds=per_move)
     result = rules.result(after.state)
     if after.status is rnd.Status.ABORTED:
         assert after.result == engine.Result(None, (1,) * len(after.seats), "aborted")
@@ -94,18 +100,21 @@ def _check(before: rnd.Round, done: rnd.Progress, now: datetime,
         assert after.clock.remaining_ms[first.seat] == 0  # its time ran out
 
 
-def _played(kind: str, timed: bool, steps: list[tuple[str, int, int]], watched: bool
+def _played(kind: str, timed: bool | dict[str, int], steps: list[tuple[str, int, int]],
+            watched: bool, scale: int = 1
             ) -> tuple[rnd.Round, rnd.Round, list[rnd.RoundEvent], list[str]]:
-    """Play `steps`; returns (start, the last round the events show, the events, what
-    happened). With `watched`, the clock worker beat at every moment."""
-    start = rnd.start(kind, TIMED if timed else None, T0)
+    """Play `steps` (their pauses times `scale`); returns (start, the last round the
+    events show, the events, what happened). `timed`: TIMED if True, untimed if False,
+    else that time control. With `watched`, the clock worker beat at every moment."""
+    control = timed if isinstance(timed, dict) else TIMED if timed else None
+    start = rnd.start(kind, control, T0)
     round_, shown, now = start, start, T0
     history: list[rnd.RoundEvent] = []
     seen: list[str] = []
     for op, n, pause in steps:
         if round_.status is not rnd.Status.ACTIVE:
             break
-        now += timedelta(milliseconds=pause)
+        now += timedelta(milliseconds=pause * scale)
         seat, action = _request(round_, op, n)
         due = round_.overdue(now)
         try:
@@ -139,6 +148,17 @@ def _played(kind: str, timed: bool, steps: list[tuple[str, int, int]], watched: 
 def test_a_round_replayed_from_its_events_is_the_round_played(kind, timed, steps):
     start, shown, history, _seen = _played(kind, timed, steps, watched=True)
     # An abort leaves no event: the events show the round up to it.
+    assert rnd.replay(start, history) == shown
+
+
+@SETTINGS
+@given(kind=st.sampled_from(KINDS), steps=SCRIPTS)
+def test_turn_based_rounds_replay_and_every_turn_gets_its_days(kind, steps):
+    """Pauses of up to an hour, now and then of more than a day (two days a move, so
+    flags fall and first moves lapse): the same invariants, and the turn-based clock's
+    (checked in `_check`)."""
+    start, shown, history, _seen = _played(kind, TURN_BASED, steps, watched=True,
+                                           scale=2400)
     assert rnd.replay(start, history) == shown
 
 
