@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_translated_names'),
+        ('games', '0006_private_invitations'),
     ]
 
     operations = [
