@@ -14,9 +14,10 @@ class NotificationsConfig(AppConfig):
     verbose_name = gettext_lazy("Notifications")
 
     def ready(self) -> None:
-        from games import worker
+        from games import signals, worker
         from games.live import broadcast
         from notifications import listeners, mail
 
         broadcast.subscribe(listeners.on_committed)
+        signals.invited.connect(listeners.on_invited, dispatch_uid="notifications.invited")
         worker.register("notification_emails", interval=5)(mail.send_pending)

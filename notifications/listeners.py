@@ -1,4 +1,4 @@
-"""Notifications made from committed game changes: "your turn" and "game over".
+"""Notifications made from what games announce: "your turn", "game over", invitations.
 
 Only for turn-based games: in a live game the player is at the board, and the game's own
 socket (and `/ws/me/`'s `your_turn` hint) already says so. Registered as a
@@ -15,12 +15,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.live.broadcast import Committed
+from games.models import Invitation
+from games.round import turn_based
 from notifications import services
 from notifications.models import Kind, Notification
-
-
-def turn_based(time_control: dict[str, Any] | None) -> bool:
-    return bool(time_control) and "days" in time_control  # type: ignore[operator]
 
 
 def on_committed(change: Committed) -> None:
@@ -53,3 +51,10 @@ def _settle_turns(game_id: int, user_ids: list[int]) -> None:
         Notification.objects.filter(Q(user_id__in=user_ids), game_id=game_id,
                                     kind=Kind.YOUR_TURN, read_at__isnull=True
                                     ).update(read_at=timezone.now())
+
+
+def on_invited(sender: Any, *, invitation: Invitation, **kwargs: Any) -> None:
+    """`games.signals.invited`, after the invitation's commit: tell the invited user."""
+    services.notify(invitation.invited, Kind.INVITATION, game_id=invitation.game_id,
+                    data={"kind": invitation.game.kind, "by": invitation.invited_by.username,
+                          "invitation": invitation.pk})

@@ -59,6 +59,30 @@ def test_your_turn_is_one_unread_row_a_game_and_settles_when_the_turn_passes(ali
     assert Notification.objects.get(user=bob).kind == Kind.YOUR_TURN
 
 
+def test_a_real_turn_based_game_notifies_by_itself(alice, bob, carol):
+    """No hand-made change: the games' own writes, with days a move, make the rows."""
+    game = started_game([alice, bob], kind="quoridor", time_control={"days": 2})
+    assert Notification.objects.get(user=alice, read_at__isnull=True).kind == Kind.YOUR_TURN
+    play(game, [alice, bob], QUORIDOR_OPENING[:1])
+    assert list(Notification.objects.filter(read_at__isnull=True)
+                .values_list("user__username", "kind")) == [("bob", "your_turn")]
+    from games import services as games  # noqa: PLC0415
+
+    games.resign(game_id=game.pk, user=bob)
+    assert sorted(Notification.objects.filter(read_at__isnull=True)
+                  .values_list("user__username", "kind")) == [("alice", "game_over"),
+                                                              ("bob", "game_over")]
+    # an invitation by name (games.signals.invited) reaches the invited user
+    table = games.create_game(user=alice, kind="quoridor", private=True)
+    answer = client_for(alice).post(f"/api/games/{table.pk}/invitations/",
+                                    {"username": "carol"}, format="json")
+    assert answer.status_code == 201, answer.content
+    note = Notification.objects.get(user=carol)
+    assert (note.kind, note.game_id, note.data["by"]) == (Kind.INVITATION, table.pk, "alice")
+    text = client_for(carol).get("/api/notifications/").json()["results"][0]["text"]
+    assert text == f"alice invites you to game #{table.pk} (Quoridor)."
+
+
 def test_live_games_make_no_rows(alice, bob):
     game = started_game([alice, bob], kind="quoridor")
     play(game, [alice, bob], QUORIDOR_OPENING)  # the real listener ran after each commit
