@@ -46,11 +46,17 @@ def on_committed(change: Committed) -> None:
 
 
 def _settle_turns(game_id: int, user_ids: list[int]) -> None:
-    """A "your turn" that is no longer true is read: its player moved, or the game ended."""
-    if user_ids:
-        Notification.objects.filter(Q(user_id__in=user_ids), game_id=game_id,
-                                    kind=Kind.YOUR_TURN, read_at__isnull=True
-                                    ).update(read_at=timezone.now())
+    """A "your turn" that is no longer true is read: its player moved, or the game ended.
+    Their badges hear the new count."""
+    if not user_ids:
+        return
+    rows = Notification.objects.filter(Q(user_id__in=user_ids), game_id=game_id,
+                                       kind=Kind.YOUR_TURN, read_at__isnull=True)
+    settled = list(rows.values_list("user_id", flat=True))
+    if settled:
+        rows.update(read_at=timezone.now())
+        for user_id in settled:
+            services.push_unread(user_id)
 
 
 def on_invited(sender: Any, *, invitation: Invitation, **kwargs: Any) -> None:

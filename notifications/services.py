@@ -90,9 +90,15 @@ def mark_read(user: User, ids: Iterable[int] | None, *, now: datetime | None = N
         rows = rows.filter(pk__in=list(ids))
     rows.update(read_at=now or timezone.now())
     left = unread_count(user.pk)
-    transaction.on_commit(partial(realtime.notify_users, [user.pk], {
-        "event": "notifications_read", "game_id": None, "unread": left}))
+    transaction.on_commit(partial(push_unread, user.pk, left))
     return left
+
+
+def push_unread(user_id: int, unread: int | None = None) -> None:
+    """Tell the user's sockets how many are unread now (some were read). After commit."""
+    realtime.notify_users([user_id], {
+        "event": "notifications_read", "game_id": None,
+        "unread": unread_count(user_id) if unread is None else unread})
 
 
 def set_email_choices(user: User, choices: dict[str, bool]) -> EmailChoice:

@@ -107,13 +107,16 @@ def stop(server: Server) -> None:
 
 
 @contextmanager
-def worker(tmp: Path, name: str = "worker") -> Iterator[subprocess.Popen[bytes]]:
+def worker(tmp: Path, name: str = "worker", env: dict[str, str] | None = None
+           ) -> Iterator[subprocess.Popen[bytes]]:
     """The background worker (`manage.py run_worker`, as `make run` starts it) on the
-    test database and Redis, logging to `tmp`/`name`.log (its path as `.log`)."""
+    test database and Redis, logging to `tmp`/`name`.log (its path as `.log`); `env`
+    adds to its environment (where e-mail goes, say)."""
     log = tmp / f"{name}.log"
     process = subprocess.Popen(
         [sys.executable, "manage.py", "run_worker", "--tick", "0.1"],
-        cwd=ROOT, env=server_env(), stdout=log.open("ab"), stderr=subprocess.STDOUT)
+        cwd=ROOT, env={**server_env(), **(env or {})}, stdout=log.open("ab"),
+        stderr=subprocess.STDOUT)
     process.log = log  # type: ignore[attr-defined]  # for the tests' failure messages
     try:
         yield process
