@@ -296,6 +296,9 @@ WEBSOCKET_SEND_QUEUE_BYTES = env_int("WEBSOCKET_SEND_QUEUE_BYTES", 2 * 1024 * 10
                                      minimum=16 * 1024)
 # Every limit's count is multiplied by this (bloqueio_site/limits.py).
 RATE_LIMIT_SCALE = env_float("RATE_LIMIT_SCALE", 1.0, minimum=0.001)
+# Seconds a player of a live game whose sockets all closed has to come back before the
+# others of a casual game may hand the seat to a bot (games/leavers.py).
+LEAVER_GRACE_SECONDS = env_float("LEAVER_GRACE_SECONDS", 60.0, minimum=0.0)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bloqueio Online API",
     "DESCRIPTION": "REST interface for players, programs and spectators. "

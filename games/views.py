@@ -31,7 +31,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
-from games import bots, engine, my_games, selectors, services, texts
+from games import bots, engine, leavers, my_games, selectors, services, texts
 from games.boards import board_css, page_seat_styles
 from games.drawings import render_svg, rules_figures
 from games.engine.notation import format_cell
@@ -208,7 +208,8 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
     body = selectors.game_json(game)
-    body["presence"] = presence.snapshot_sync(game.pk, game.seat_count)
+    body["presence"] = leavers.public_presence(
+        presence.snapshot_sync(game.pk, game.seat_count), body)
     user_id = request.user.pk if request.user.is_authenticated else None
     seat = selectors.seat_of(game, user_id)
     data = {

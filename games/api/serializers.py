@@ -85,6 +85,11 @@ class AddBotIn(serializers.Serializer):
                               help_text="the empty seat to fill (default: the lowest)")
 
 
+class HandOverIn(serializers.Serializer):
+    level = serializers.ChoiceField(choices=list(bots.LEVELS), required=False,
+                                    help_text=BOT_LEVEL_HELP + " (default medium)")
+
+
 class JoinIn(serializers.Serializer):
     seat = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=3)
 
@@ -118,6 +123,9 @@ class SeatOut(serializers.Serializer):
     rating = serializers.IntegerField(allow_null=True)
     bot = serializers.ChoiceField(choices=list(bots.LEVELS), allow_null=True,
                                   help_text="the bot's level when the computer holds the seat")
+    replaced = serializers.CharField(
+        allow_null=True, required=False,
+        help_text="the username of the player a bot took the seat over from, else null")
 
 
 class ColourOut(serializers.Serializer):
@@ -199,6 +207,10 @@ class PresenceOut(serializers.Serializer):
     online = serializers.ListField(child=serializers.BooleanField(),
                                    help_text="per seat: has an open WebSocket")
     spectators = serializers.IntegerField()
+    away = serializers.ListField(
+        child=serializers.DateTimeField(allow_null=True),
+        help_text="per seat: when the grace of a player whose sockets all closed ends "
+                  "(a live game's person still in it), else null (docs/ranked.md, Leavers)")
 
 
 class GameDetailOut(GameOut):

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from bloqueio_site import limits
 from bloqueio_site.api_schema import ErrorOut, errors
-from games import engine, hints, my_games, selectors, services
+from games import engine, hints, leavers, my_games, selectors, services
 from games.api import serializers as io
 from games.errors import GameNotFound, InvalidRequest
 from games.live import presence
@@ -82,7 +82,8 @@ class GameView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = _game(game_id)
         body = selectors.game_json(game)
-        body["presence"] = presence.snapshot_sync(game.pk, game.seat_count)
+        body["presence"] = leavers.public_presence(
+            presence.snapshot_sync(game.pk, game.seat_count), body)
         return Response(body)
 
 

@@ -304,6 +304,7 @@ ROUTE_KINDS = {
     "api-password": "write",
     "api-game-chat": "public", "api-chat-delete": "write",  # chat (docs/api.md, "Chat")
     "api-game-bots": "write", "api-game-bot-seat": "write",  # bots on seats
+    "api-game-seat-bot": "write",  # a leaver's seat handed to a bot
     "api-game-analysis": "public", "api-game-analysis-best": "public",  # replay analysis
     "set_language": "write",  # the language switcher (docs/i18n.md)
     "javascript-catalog": "public",  # the scripts' words, /jsi18n/ (docs/web.md)
