@@ -134,7 +134,7 @@ def test_turn_based_games_have_no_grace(duel, alice):
 
 
 def test_only_a_player_still_in_the_game_may_ask(players):
-    alice, bob, carol, dave = players
+    alice, bob, _carol, _dave = players
     game = started_game(players, kind="bloqueio")
     went_away(game, 3)
     later = timezone.now() + AFTER_GRACE
@@ -148,7 +148,7 @@ def test_only_a_player_still_in_the_game_may_ask(players):
 
 
 def test_a_seat_that_left_or_a_bot_is_not_handed_over(players):
-    alice, bob, carol, dave = players
+    alice, bob, carol, _dave = players
     game = started_game(players, kind="bloqueio")
     for seat in (2, 3):
         went_away(game, seat)
@@ -166,7 +166,7 @@ def test_a_finished_game_is_refused(duel, alice, bob):
 
 
 def test_two_players_asking_at_once_hand_it_over_once(players):
-    alice, bob, carol, dave = players
+    alice, bob, carol, _dave = players
     game = started_game(players, kind="bloqueio")
     went_away(game, 3)
     later = timezone.now() + AFTER_GRACE
