@@ -393,7 +393,17 @@ class GameConsumer(BaseConsumer):
             if seat != self.seat:  # joined or left while connected: present as the new role
                 previous, self.seat = self.seat, seat
                 asyncio.get_running_loop().create_task(self._reseat(previous))
+            elif self.seat is not None and message["change"] in ("started", "handover"):
+                # A grace shows only in a running game and never for a bot's seat: the
+                # players' sockets publish the presence again, judged by the new game.
+                asyncio.get_running_loop().create_task(self._represent())
         self.post(jsontext.dumps({"type": "game", "change": message["change"], "game": game}))
+
+    async def _represent(self) -> None:
+        try:
+            await self._announce_presence(await self._presence_snapshot())
+        except Exception as exc:
+            log.warning("presence update of game %s failed (%r)", self.game_id, exc)
 
     async def _reseat(self, previous: int | None) -> None:
         """Present this socket in its new role (Redis: off the fan-out's path)."""

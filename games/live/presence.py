@@ -145,6 +145,10 @@ _async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Re
     weakref.WeakKeyDictionary()
 )
 _sync_client: redis.Redis | None = None
+# `_SCRIPT` registered (its SHA computed once); the async one is called with each loop's
+# client.
+_async_script: Any = None
+_sync_script: Any = None
 
 
 def _aclient() -> aioredis.Redis:
@@ -195,9 +199,14 @@ async def _change(game_id: int, op: str, conn_id: str, seat: int | None, seat_co
     member = _member(conn_id, seat)
     if not settings.REDIS_URL:
         return _memory_change(game_id, op, member, seat, seat_count)
-    back, members, away = await _aclient().eval(
-        _SCRIPT, 2, _key(game_id), _away_key(game_id), repr(time.time()), op, member,
-        "" if seat is None else str(seat), TTL_SECONDS, AWAY_TTL_SECONDS)
+    client = _aclient()
+    global _async_script
+    if _async_script is None:
+        _async_script = client.register_script(_SCRIPT)  # EVALSHA, loaded once per server
+    back, members, away = await _async_script(
+        keys=[_key(game_id), _away_key(game_id)],
+        args=[repr(time.time()), op, member, "" if seat is None else str(seat), TTL_SECONDS,
+              AWAY_TTL_SECONDS], client=client)
     return bool(back), _summary(members, seat_count, _pairs(away))
 
 
@@ -243,9 +252,12 @@ def read_sync(game_id: int, seat_count: int) -> dict[str, Any]:
     redis.RedisError when Redis does not answer."""
     if not settings.REDIS_URL:
         return _memory_change(game_id, "read", "", None, seat_count)[1]
-    _back, members, away = _client().eval(
-        _SCRIPT, 2, _key(game_id), _away_key(game_id), repr(time.time()), "read", "", "",
-        TTL_SECONDS, AWAY_TTL_SECONDS)
+    global _sync_script
+    if _sync_script is None:
+        _sync_script = _client().register_script(_SCRIPT)
+    _back, members, away = _sync_script(
+        keys=[_key(game_id), _away_key(game_id)],
+        args=[repr(time.time()), "read", "", "", TTL_SECONDS, AWAY_TTL_SECONDS])
     return _summary(members, seat_count, _pairs(away))
 
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from bloqueio_site.asgi import application
+from games import services
 from games.models import Game, Seat
 from tests.conftest import make_user
 from tests.games.helpers import started_game
@@ -143,3 +144,26 @@ async def test_spectators_cannot_hand_a_seat_over(duel):
     await spectator.send_json_to({"type": "bot", "seat": 1, "ref": 1})
     assert (await next_of(spectator, "error"))["code"] == "read_only"
     await spectator.disconnect()
+
+
+async def test_a_seat_gone_before_the_start_counts_down_from_the_start(duel):
+    _game, alice, bob = duel
+    carol = await sync_to_async(make_user)("carol")
+    dave = await sync_to_async(make_user)("dave")
+    waiting = await sync_to_async(services.create_game)(user=alice, kind="bloqueio")
+    for user in (bob, carol):
+        await sync_to_async(services.join_game)(game_id=waiting.pk, user=user)
+    watcher = await opened(waiting.pk, alice)
+    tab = await opened(waiting.pk, bob)
+    await tab.disconnect()
+    while (await next_of(watcher, "presence"))["presence"]["online"][1]:
+        pass
+    await sync_to_async(services.join_game)(game_id=waiting.pk, user=dave)
+    started = await next_of(watcher, "game")
+    assert started["change"] == "started"
+    begun = parse_datetime(started["game"]["started_at"])
+    while (away := (await next_of(watcher, "presence"))["presence"]["away"])[1] is None:
+        pass
+    assert parse_datetime(away[1]) == begun + timedelta(seconds=60)
+    assert away[2] is None  # carol never opened the game: not "away"
+    await watcher.disconnect()

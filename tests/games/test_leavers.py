@@ -290,3 +290,14 @@ def test_profiles_count_games_finished_and_left(players):
     assert counts("dave") == (1, 1, 0)
     page = client_for(None).get("/users/bob/")
     assert page.status_code == 200 and b"left before the end" in page.content
+
+
+def test_the_embedded_mode_records_a_seat_gone_too(duel, settings):
+    """No Redis (`make run`'s default): the same record, in process memory."""
+    settings.REDIS_URL = ""
+    conn = connected(duel, 1)
+    assert presence.snapshot_sync(duel.pk, 2)["away"] == {}
+    async_to_sync(presence.depart)(duel.pk, conn, 1, 2)
+    assert set(presence.read_sync(duel.pk, 2)["away"]) == {1}
+    back, snapshot = async_to_sync(presence.enter)(duel.pk, conn, 1, 2)
+    assert back and snapshot["away"] == {} and snapshot["online"] == [False, True]
