@@ -259,6 +259,10 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "events": _event_rows(game), "states": _states(game),
         "ply": game.ply if ply is None else ply,
         "label": texts.kind_title(game.kind),
+        # Seats a bot took over from a player who left (games/leavers.py), and at which ply.
+        "handovers": [{"seat": h.seat, "ply": h.ply, "level": h.bot.bot_level,
+                       "replaced": h.replaced.username}
+                      for h in game.handovers.select_related("bot", "replaced")],
     }
     return render(request, "games/replay.html", {"game": game, "data": data,
                                                  "label": data["label"],

@@ -301,3 +301,14 @@ def test_the_embedded_mode_records_a_seat_gone_too(duel, settings):
     assert set(presence.read_sync(duel.pk, 2)["away"]) == {1}
     back, snapshot = async_to_sync(presence.enter)(duel.pk, conn, 1, 2)
     assert back and snapshot["away"] == {} and snapshot["online"] == [False, True]
+
+
+def test_the_replay_knows_from_which_ply_the_bot_held_the_seat(duel, alice):
+    services.submit_action(game_id=duel.pk, user=alice, action={"type": "move", "to": [2, 5]},
+                           ply=0)
+    went_away(duel, 1)
+    leavers.hand_to_bot(game_id=duel.pk, seat=1, user=alice, now=timezone.now() + AFTER_GRACE)
+    page = client_for(None).get(f"/games/{duel.pk}/replay/")
+    assert page.status_code == 200
+    assert page.context["data"]["handovers"] == [
+        {"seat": 1, "ply": 1, "level": "medium", "replaced": "bob"}]
