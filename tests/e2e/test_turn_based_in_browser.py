@@ -14,6 +14,7 @@ e-mail's unsubscribe link. Dave, who forgot his password, resets it from the e-m
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from aiosmtpd.controller import Controller
+from django.db import connections
 
 from accounts.models import User
 from games import engine, services
@@ -74,6 +76,28 @@ def mail_worker(mail_server: Server, smtp: tuple[Mailbox, int], tmp_path: Path
         yield process
 
 
+
+
+def db(work: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run `work` in a thread of its own: Playwright's thread runs an event loop, where
+    Django refuses the ORM."""
+    out: list[Any] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            out.append(work(*args, **kwargs))
+        except BaseException as exc:
+            failed.append(exc)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    if failed:
+        raise failed[0]
+    return out[0] if out else None
 
 
 def log_in(page: Any, username: str, password: str = PASSWORD) -> None:
@@ -138,7 +162,8 @@ def scenario(new_page: Any, box: Mailbox, found: dict[str, Any]) -> None:
     bob.goto("/")
     assert bob.locator("#notif-badge").is_hidden()
     for name in ("bob", "carol", "dave"):
-        services.join_game(game_id=game_id, user=User.objects.get(username=name))
+        db(lambda name=name: services.join_game(
+            game_id=game_id, user=User.objects.get(username=name)))
 
     # The table is full: Alice moves first. Her page counts days, not seconds, and her
     # badge lights up without a reload; the worker mails her.
@@ -150,16 +175,16 @@ def scenario(new_page: Any, box: Mailbox, found: dict[str, Any]) -> None:
     assert f"Your turn in game #{game_id} (Bloqueio)." in mail["Subject"]
     shot(alice, "turn-based-alice")
 
-    assert move_for_the_seat_to_move(game_id) == "alice"
+    assert db(move_for_the_seat_to_move, game_id) == "alice"
     bob.wait_for_function("document.getElementById('notif-badge').textContent === '1'")
     alice.wait_for_function("document.getElementById('notif-badge').hidden")  # settled
 
     # A day passes for Bob, who does not move: the worker flags him, the others go on.
-    days_pass(game_id, days=1, minutes=1)
+    db(days_pass, game_id, days=1, minutes=1)
     alice.wait_for_selector('.player.left[data-seat="1"]', timeout=20_000)
-    assert Game.objects.get(pk=game_id).state["turn"] == 2
-    assert move_for_the_seat_to_move(game_id) == "carol"
-    assert move_for_the_seat_to_move(game_id) == "dave"
+    assert db(lambda: Game.objects.get(pk=game_id).state["turn"]) == 2
+    assert db(move_for_the_seat_to_move, game_id) == "carol"
+    assert db(move_for_the_seat_to_move, game_id) == "dave"
     alice.wait_for_function("document.getElementById('notif-badge').textContent === '1'")
 
     # The e-mail's links: the game, and (signed out) stopping these e-mails.
@@ -173,8 +198,8 @@ def scenario(new_page: Any, box: Mailbox, found: dict[str, Any]) -> None:
     assert not alice.errors and not bob.errors
 
     # Dave forgot his password: the reset link comes by e-mail.
-    User.objects.filter(username="dave").update(email="dave@example.org",
-                                                email_verified=True)
+    db(lambda: User.objects.filter(username="dave").update(email="dave@example.org",
+                                                           email_verified=True))
     dave = new_page()
     dave.goto("/accounts/password/reset/")
     dave.fill("#id_email", "dave@example.org")
