@@ -6,7 +6,8 @@ Alice opts in to "your turn" e-mails on the notifications page and creates a Blo
 game of one day a move from the lobby; three friends take the other seats. Her page
 shows days left instead of a ticking clock and her badge lights up; the worker mails
 her; she moves and Bob's badge (on another page) lights up live. A day passes for Bob
-(the clock injected: `days_pass`), the worker flags him and the others play on. Alice
+(the clock injected: `days_pass`), the worker flags him and the others play on; most of
+another day passes on Alice's turn and her page counts the hours left. Alice
 opens the e-mail's link, and a signed-out browser stops those e-mails with the
 e-mail's unsubscribe link. Dave, who forgot his password, resets it from the e-mail.
 """
@@ -186,6 +187,12 @@ def scenario(new_page: Any, box: Mailbox, found: dict[str, Any]) -> None:
     assert db(move_for_the_seat_to_move, game_id) == "carol"
     assert db(move_for_the_seat_to_move, game_id) == "dave"
     alice.wait_for_function("document.getElementById('notif-badge').textContent === '1'")
+    # Most of a second day goes by on Alice's turn: her page counts down the hours left.
+    db(days_pass, game_id, hours=21)
+    alice.reload()
+    alice.wait_for_selector('.player.turn[data-seat="0"] .clock.days.running')
+    left = alice.locator('.player[data-seat="0"] .clock').inner_text()
+    assert "day" not in left and re.search(r"\b[23] h\b", left), left
 
     # The e-mail's links: the game, and (signed out) stopping these e-mails.
     links = re.findall(r"https?://\S+", body(mail))
