@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import Rules
-from games.engine.blockade.board import CELLS, FULL, INDEX, NEIGHBOURS, bits
-from games.engine.blockade.run import GOALS
-from games.engine.blockade.state import RunState
+from games.bots.core import Budget, Choice, OutOfBudget, paranoid
 
-from .core import Budget, Choice, OutOfBudget, paranoid
+from ..protocol import Rules
+from .board import CELLS, FULL, INDEX, NEIGHBOURS, bits
+from .run import GOALS
+from .state import RunState
 
 FAR = 25  # a pawn walled off from its goal row
 SOLVED = 25  # the depth reported for a solved position: to the end of the game
