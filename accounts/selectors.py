@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, F, IntegerField, Q
+from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
 from accounts import names
 from accounts.models import User
 from bloqueio_site.jsontext import iso
-from games.models import Seat, Status
+from games.models import LEAVING_ACTIONS, Event, Seat, Status
 from games.ranked import leaderboard
 
 RECENT_GAMES = 20
@@ -45,13 +45,23 @@ def ratings_json(user: User) -> list[dict[str, Any]]:
 
 def profile_json(user: User) -> dict[str, Any]:
     finished = Q(game__status=Status.FINISHED)
+    left_by_event = Exists(Event.objects.filter(
+        game_id=OuterRef("game_id"), seat=OuterRef("seat"), action__type__in=LEAVING_ACTIONS))
     counts = (
-        Seat.objects.filter(user=user)
-        .annotate(winner=Cast(KeyTextTransform("winner", "game__result"), IntegerField()))
+        # Their seats, and those a bot took over from them (games/leavers.py).
+        Seat.objects.filter(Q(user=user) | Q(replaced=user))
+        .annotate(winner=Cast(KeyTextTransform("winner", "game__result"), IntegerField()),
+                  left_by_event=left_by_event)
         .aggregate(
             # Games, not seats: a bot account may hold several seats of one game.
             played=Count("game", filter=finished, distinct=True),
-            wins=Count("game", filter=finished & Q(winner=F("seat")), distinct=True),
+            wins=Count("game", filter=finished & Q(user=user, winner=F("seat")),
+                       distinct=True),
+            # Finished games they did not see to the end: resigned, flagged, removed,
+            # or their seat handed to a bot after they went.
+            left=Count("game", filter=finished & (Q(replaced=user)
+                                                  | Q(user=user, left_by_event=True)),
+                       distinct=True),
         )
     )
     # A bot account holds up to 3 seats of a game: read enough seats for RECENT_GAMES games.
@@ -64,6 +74,8 @@ def profile_json(user: User) -> dict[str, Any]:
         "bot": user.bot_level or None,
         "date_joined": iso(user.date_joined),
         "games_played": counts["played"],
+        "games_finished": counts["played"],
+        "games_left": counts["left"],
         "wins": counts["wins"],
         "ratings": ratings_json(user),
         "recent_games": [

@@ -302,6 +302,9 @@ WEBSOCKET_SEND_QUEUE_BYTES = env_int("WEBSOCKET_SEND_QUEUE_BYTES", 2 * 1024 * 10
                                      minimum=16 * 1024)
 # Every limit's count is multiplied by this (bloqueio_site/limits.py).
 RATE_LIMIT_SCALE = env_float("RATE_LIMIT_SCALE", 1.0, minimum=0.001)
+# Seconds a player of a live game whose sockets all closed has to come back before the
+# others of a casual game may hand the seat to a bot (games/leavers.py).
+LEAVER_GRACE_SECONDS = env_float("LEAVER_GRACE_SECONDS", 60.0, minimum=0.0)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bloqueio Online API",
     "DESCRIPTION": "REST interface for players, programs and spectators. "
@@ -314,7 +317,8 @@ SPECTACULAR_SETTINGS = {
     # One name for the bot levels wherever they appear (seat.bot, bots[], level).
     "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "games.bots.LEVELS",
                             "NotificationKindEnum": "notifications.models.KINDS",
-                            "KindEnum": "games.engine.KINDS"},
+                            "KindEnum": "games.engine.KINDS",
+                            "StatusEnum": "games.api.serializers.GAME_STATUSES"},
 }
 # A request body larger than this is refused before it is parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 64 * 1024, minimum=1024)

@@ -15,6 +15,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.engine import LEAVE_REASONS
+
 
 class Status(models.TextChoices):
     WAITING = "waiting", pgettext_lazy("game status", "waiting")
@@ -24,6 +26,9 @@ class Status(models.TextChoices):
 
 
 LIVE_STATUSES = (Status.WAITING, Status.ACTIVE)
+# The events of a seat leaving a running game (resign, timeout, removed): with a seat
+# handed to a bot, what a profile counts as "games left".
+LEAVING_ACTIONS = LEAVE_REASONS
 
 
 class Game(models.Model):
@@ -58,6 +63,10 @@ class Game(models.Model):
     # whoever opens it while seats are free, and lets them watch a private game.
     invite_token = models.CharField(_("invitation token"), max_length=32, null=True,
                                     blank=True, unique=True)
+    # How many times a started game's seats changed hands (a bot took a leaver's seat,
+    # games/leavers.py): the write path's guard and the per-process seat snapshots
+    # compare it, so no process acts on the seats as they were before.
+    seat_changes = models.PositiveIntegerField(_("seat changes"), default=0)
 
     class Meta:
         verbose_name = _("game")
@@ -95,6 +104,11 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
     # The seat is held by a bot account (denormalized from its user): the worker plays it.
     bot = models.BooleanField(_("bot"), default=False)
+    # The person a bot took this seat over from (games/leavers.py; its `Handover` row
+    # is the history), denormalized as `bot` is, for the game's JSON and profiles.
+    replaced = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+", verbose_name=_("replaced"))
 
     class Meta:
         verbose_name = _("seat")
@@ -225,6 +239,45 @@ class Rematch(models.Model):
 
     def __str__(self) -> str:
         return f"rematch of game {self.game_id}"
+
+
+class HandoverQuerySet(models.QuerySet["Handover"]):
+    def update(self, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError("hand-overs are append-only")
+
+    def delete(self) -> NoReturn:  # type: ignore[override]
+        raise AppendOnlyError("hand-overs are append-only")
+
+
+class Handover(models.Model):
+    """A seat of a casual game handed to a bot after its player left (games/leavers.py):
+    append-only like the events, one per seat (the unique pair makes it happen once,
+    however many players ask at once). `ply` is the game's ply when it happened, so a
+    replay knows who held the seat at each ply."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="handovers",
+                             verbose_name=_("game"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    ply = models.PositiveIntegerField(_("ply"))
+    at = models.DateTimeField(_("at"))
+    replaced = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                 related_name="+", verbose_name=_("replaced"))
+    bot = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                            related_name="+", verbose_name=_("bot"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT,
+                           related_name="+", verbose_name=_("asked by"))
+
+    objects = HandoverQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("hand-over")
+        verbose_name_plural = _("hand-overs")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="handover_once_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.seat}: to a bot at ply {self.ply}"
 
 
 # -- ranked play ---------------------------------------------------------------------------

@@ -144,16 +144,16 @@ def _seat_statuses(game: Game, state: Any) -> tuple[SeatStatus, ...]:
 
 _SET = ("ply = %s, state = %s{json}, status = %s, result = %s{json}, clock = %s{json}, "
         "turn_started_at = %s, deadline = %s, started_at = %s, finished_at = %s")
-_GUARD = ("id = %s AND ply = %s AND status = %s AND created_at = %s "
+_GUARD = ("id = %s AND ply = %s AND status = %s AND created_at = %s AND seat_changes = %s "
           "AND turn_started_at IS NOT DISTINCT FROM %s AND deadline IS NOT DISTINCT FROM %s")
 _EVENT_COLUMNS = "(game_id, ply, seat, action, at)"
 # PostgreSQL: the update and the insert in ONE statement. The events are inserted only
 # if the update matched: the row still exactly the one the round was computed from (same
 # ply and status; same turn start and deadline, which the clock moves without a ply;
 # same creation time, as ids can be reused after a restore; same position, which
-# `rebuild_games` may repair). Under READ COMMITTED a concurrent writer's UPDATE waits
-# for the row and re-checks the WHERE on the committed row, so two writers of one ply
-# cannot both match.
+# `rebuild_games` may repair; same seat holders, which a bot's hand-over changes). Under
+# READ COMMITTED a concurrent writer's UPDATE waits for the row and re-checks the WHERE
+# on the committed row, so two writers of one ply cannot both match.
 _PG_UPDATE = (f"WITH moved AS (UPDATE {Game._meta.db_table} SET "
               + _SET.format(json="::jsonb") + f" WHERE {_GUARD} AND state = %s::jsonb")
 _PG_SKIP_LOCKED = (f" AND id = (SELECT id FROM {Game._meta.db_table} WHERE id = %s "
@@ -239,7 +239,8 @@ def _write(loaded: Loaded, game: Game, state_text: str, events: Sequence[RoundEv
         None if game.clock is None else as_json(game.clock),
         as_time(game.turn_started_at), as_time(game.deadline), as_time(game.started_at),
         as_time(game.finished_at),
-        row.pk, row.ply, row.status, as_time(row.created_at), as_time(row.turn_started_at),
+        row.pk, row.ply, row.status, as_time(row.created_at), row.seat_changes,
+        as_time(row.turn_started_at),
         as_time(row.deadline), loaded.state_text,
     ]
     rows = [(event.ply, event.seat, as_json(event.action), as_time(event.at))

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import F, OuterRef, Prefetch, QuerySet, Subquery
 
 from bloqueio_site import jsontext
 from bloqueio_site.jsontext import iso
@@ -112,23 +112,26 @@ def seats_of(game: Game) -> list[Seat]:
 
 
 # The seats of game `g` as one JSON array text, in seat order: per seat [id, seat, user
-# id, bot, username, bot level, rating for the game's kind or null]. PostgreSQL's form,
+# id, bot, username, bot level, rating for the game's kind or null, the username of the
+# person a bot replaced or null]. PostgreSQL's form,
 # and SQLite's for the embedded default of `make run` (no ORDER BY inside an aggregate
 # before SQLite 3.44: the rows come from an ordered subquery).
 _SEATS_ROWS = f"""
     FROM {Seat._meta.db_table} s JOIN {User._meta.db_table} u ON u.id = s.user_id
     LEFT JOIN {Rating._meta.db_table} r ON r.user_id = s.user_id AND r.kind = g.kind
+    LEFT JOIN {User._meta.db_table} ru ON ru.id = s.replaced_id
     WHERE s.game_id = g.id"""
 if connection.vendor == "postgresql":
     _SEATS_JSON = f"""(
     SELECT COALESCE(json_agg(json_build_array(
-        s.id, s.seat, s.user_id, s.bot, u.username, u.bot_level, r.rating)
+        s.id, s.seat, s.user_id, s.bot, u.username, u.bot_level, r.rating, ru.username)
         ORDER BY s.seat), '[]')::text {_SEATS_ROWS})"""
 else:
     _SEATS_JSON = f"""(
     SELECT COALESCE(json_group_array(json_array(
-        x.id, x.seat, x.user_id, x.bot, x.username, x.bot_level, x.rating)), '[]')
-    FROM (SELECT s.id, s.seat, s.user_id, s.bot, u.username, u.bot_level, r.rating
+        x.id, x.seat, x.user_id, x.bot, x.username, x.bot_level, x.rating, x.replaced)), '[]')
+    FROM (SELECT s.id, s.seat, s.user_id, s.bot, u.username, u.bot_level, r.rating,
+                 ru.username AS replaced
           {_SEATS_ROWS} ORDER BY s.seat) x)"""
 _GAME_SQL = game_with_seats_sql()
 _SEATS_SQL = f"SELECT {_SEATS_JSON} FROM {Game._meta.db_table} g WHERE g.id = %s"
@@ -145,11 +148,13 @@ def seats_from_json(game: Game, text: str) -> list[Seat]:
     """Seat instances (user and `user_rating` loaded) from `_SEATS_JSON`'s text."""
     db = game._state.db or "default"
     seats = []
-    for seat_id, index, user_id, bot, username, bot_level, rating in jsontext.loads(text):
+    for (seat_id, index, user_id, bot, username, bot_level, rating,
+         replaced) in jsontext.loads(text):
         seat = _loaded(Seat, db, {"id": seat_id, "game_id": game.pk, "seat": index,
                                   "user_id": user_id, "bot": bool(bot)})
         seat.user = _loaded(User, db, {"id": user_id, "username": username,
                                        "bot_level": bot_level})
+        seat.replaced_name = replaced
         seat.game = game
         seat.user_rating = rating
         seats.append(seat)
@@ -170,7 +175,8 @@ def seats_with_ratings() -> QuerySet[Seat]:
     (`user_rating`, a subquery: no extra query per seat or per game)."""
     rating = Rating.objects.filter(user=OuterRef("user_id"), kind=OuterRef("game__kind"))
     return Seat.objects.select_related("user").annotate(
-        user_rating=Subquery(rating.values("rating")[:1])).order_by("seat")
+        user_rating=Subquery(rating.values("rating")[:1]),
+        replaced_name=F("replaced__username")).order_by("seat")
 
 
 def games_with_seats() -> QuerySet[Game]:
@@ -189,6 +195,8 @@ def seats_json(game: Game, seats: list[Seat] | None = None) -> list[dict[str, An
             "rating": getattr(seat, "user_rating", None) if seat is not None else None,
             # The bot's level ("easy", "medium", "hard") when the computer holds the seat.
             "bot": (seat.user.bot_level or None) if seat is not None else None,
+            # The person the bot took the seat over from (games/leavers.py), else null.
+            "replaced": getattr(seat, "replaced_name", None) if seat is not None else None,
         })
     return out
 

@@ -66,10 +66,12 @@ def get(game_id: int, ply: int | None = None) -> Snapshot | None:
 
 def seats(game: Game) -> list[Seat] | None:
     """The seats kept for this very game (same id and creation time), once started:
-    a started game's seats never change, so a row read at another ply reuses them."""
+    a started game's seats change hands only by a bot's hand-over, which the row counts
+    (`seat_changes`), so a row read at another ply reuses them while that count holds."""
     found = _snapshots.get(game.pk)
     if (found is None or game.status == "waiting"
-            or found.game.created_at != game.created_at):
+            or found.game.created_at != game.created_at
+            or found.game.seat_changes != game.seat_changes):
         return None
     return found.seats
 

@@ -31,7 +31,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
-from games import bots, engine, my_games, privacy, rematch, selectors, services, texts
+from games import bots, engine, leavers, my_games, privacy, rematch, selectors, services, texts
 from games.boards import board_css, page_seat_styles
 from games.drawings import render_svg, rules_figures
 from games.engine.notation import format_cell
@@ -280,7 +280,8 @@ def invite(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(request, game_id)
     body = selectors.game_json(game)
-    body["presence"] = presence.snapshot_sync(game.pk, game.seat_count)
+    body["presence"] = leavers.public_presence(
+        presence.snapshot_sync(game.pk, game.seat_count), body)
     user_id = request.user.pk if request.user.is_authenticated else None
     seat = selectors.seat_of(game, user_id)
     data = {
@@ -334,6 +335,10 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "events": _event_rows(game), "states": _states(game),
         "ply": game.ply if ply is None else ply,
         "label": texts.kind_title(game.kind),
+        # Seats a bot took over from a player who left (games/leavers.py), and at which ply.
+        "handovers": [{"seat": h.seat, "ply": h.ply, "level": h.bot.bot_level,
+                       "replaced": h.replaced.username}
+                      for h in game.handovers.select_related("bot", "replaced")],
     }
     return render(request, "games/replay.html", {"game": game, "data": data,
                                                  "label": data["label"],

@@ -16,7 +16,7 @@ LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 # `event` it acknowledges may arrive in either order (CONTRACT.md orders events only).
 _held: dict[int, list[dict[str, Any]]] = {}
 KEPT = ("ack", "event", "notify")
-CHATTER = ("presence", "ping", "game")
+CHATTER = ("presence", "ping", "game", "away")
 
 
 def token_headers(key: str) -> list[tuple[bytes, bytes]]:

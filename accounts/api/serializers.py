@@ -100,7 +100,12 @@ class GameSummaryOut(serializers.Serializer):
 class ProfileOut(serializers.Serializer):
     username = serializers.CharField()
     date_joined = serializers.DateTimeField()
-    games_played = serializers.IntegerField()
+    games_played = serializers.IntegerField(help_text="finished games (the same as games_finished)")
+    games_finished = serializers.IntegerField(
+        help_text="finished games the user held a seat in (a seat a bot took over included)")
+    games_left = serializers.IntegerField(
+        help_text="of those, the ones the user left before the end: resigned, ran out of "
+                  "time, removed, or the seat handed to a bot after they went")
     wins = serializers.IntegerField()
     ratings = RatingOut(many=True)
     recent_games = GameSummaryOut(many=True)

@@ -1,4 +1,5 @@
-"""Bots on the seats of waiting casual games: add one, take one off.
+"""Bots on the seats of casual games: add one to a waiting game, take one off, or hand
+a running game's seat whose player left to one (games/leavers.py).
 
 ("Play the computer" is `POST /api/games/` with `bots`: the game starts at once.)
 """
@@ -12,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bloqueio_site.api_schema import errors
-from games import services
+from games import leavers, services
 from games.api import serializers as io
 from games.api.views import _game_response, _valid
 
@@ -40,4 +41,19 @@ class BotSeatView(APIView):
                    responses={200: io.GameOut, **errors(401, 403, 404, 409)})
     def delete(self, request: Request, game_id: int, seat: int) -> Response:
         services.remove_bot(game_id=game_id, user=request.user, seat=seat)
+        return _game_response(request, game_id)
+
+
+class HandOverView(APIView):
+    """Another player of a casual game hands a leaver's seat to a bot once its grace
+    period is over (docs/ranked.md, "Leavers")."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="games_seat_to_bot", request=io.HandOverIn,
+                   responses={200: io.GameOut, **errors(400, 401, 403, 404, 409, 503)})
+    def post(self, request: Request, game_id: int, seat: int) -> Response:
+        data = _valid(io.HandOverIn, request.data)
+        leavers.hand_to_bot(game_id=game_id, seat=seat, user=request.user,
+                            **({"level": data["level"]} if "level" in data else {}))
         return _game_response(request, game_id)

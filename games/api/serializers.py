@@ -145,6 +145,11 @@ class AddBotIn(serializers.Serializer):
                               help_text="the empty seat to fill (default: the lowest)")
 
 
+class HandOverIn(serializers.Serializer):
+    level = serializers.ChoiceField(choices=list(bots.LEVELS), required=False,
+                                    help_text=BOT_LEVEL_HELP + " (default medium)")
+
+
 class JoinIn(serializers.Serializer):
     seat = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=3)
     invite = serializers.CharField(required=False, max_length=64,
@@ -161,6 +166,10 @@ class ActionIn(serializers.Serializer):
     ply = StrictIntegerField(min_value=0, help_text="the game's current ply")
 
 
+# A game's status, one enum in the schema (drf-spectacular's StatusEnum).
+GAME_STATUSES = ["waiting", "active", "finished", "aborted"]
+
+
 class AfterIn(QueryIn):
     after = QueryIntegerField(min_value=0, default=0)
 
@@ -171,7 +180,7 @@ class ReplayIn(QueryIn):
 
 class GameListIn(QueryIn):
     status = serializers.ChoiceField(
-        choices=["waiting", "active", "finished", "aborted"], required=False
+        choices=GAME_STATUSES, required=False
     )
     kind = KindField(required=False)
 
@@ -185,6 +194,9 @@ class SeatOut(serializers.Serializer):
     rating = serializers.IntegerField(allow_null=True)
     bot = serializers.ChoiceField(choices=list(bots.LEVELS), allow_null=True,
                                   help_text="the bot's level when the computer holds the seat")
+    replaced = serializers.CharField(
+        allow_null=True, required=False,
+        help_text="the username of the player a bot took the seat over from, else null")
 
 
 class ColourOut(serializers.Serializer):
@@ -242,7 +254,7 @@ class GameOut(serializers.Serializer):
     kind = serializers.CharField()
     ranked = serializers.BooleanField()
     private = serializers.BooleanField(help_text="by invitation only, listed nowhere")
-    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "aborted"])
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
     seats = SeatOut(many=True)
     ply = serializers.IntegerField()
     state = serializers.JSONField(help_text="the kind's state JSON, see CONTRACT.md")
@@ -270,6 +282,10 @@ class PresenceOut(serializers.Serializer):
     online = serializers.ListField(child=serializers.BooleanField(),
                                    help_text="per seat: has an open WebSocket")
     spectators = serializers.IntegerField()
+    away = serializers.ListField(
+        child=serializers.DateTimeField(allow_null=True),
+        help_text="per seat: when the grace of a player whose sockets all closed ends "
+                  "(a live game's person still in it), else null (docs/ranked.md, Leavers)")
 
 
 class RematchOut(serializers.Serializer):

@@ -25,6 +25,8 @@ urlpatterns = [
     path("games/<int:game_id>/bots/", computer_views.BotsView.as_view(), name="api-game-bots"),
     path("games/<int:game_id>/bots/<int:seat>/", computer_views.BotSeatView.as_view(),
          name="api-game-bot-seat"),
+    path("games/<int:game_id>/seats/<int:seat>/bot/", computer_views.HandOverView.as_view(),
+         name="api-game-seat-bot"),
     path("games/<int:game_id>/analysis/", analysis_views.AnalysisView.as_view(),
          name="api-game-analysis"),
     path("games/<int:game_id>/analysis/<int:ply>/best/", analysis_views.BestMoveView.as_view(),

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from bloqueio_site import limits
 from bloqueio_site.api_schema import ErrorOut, errors
-from games import engine, hints, my_games, rematch, selectors, services
+from games import engine, hints, leavers, my_games, rematch, selectors, services
 from games.api import serializers as io
 from games.api.access import for_viewer, visible_game, visible_row
 from games.errors import GameNotFound, InvalidRequest
@@ -81,7 +81,8 @@ class GameView(APIView):
         game = visible_game(request, game_id)
         body = for_viewer(request, game)
         body["rematch"] = rematch.rematch_json(game)
-        body["presence"] = presence.snapshot_sync(game.pk, game.seat_count)
+        body["presence"] = leavers.public_presence(
+            presence.snapshot_sync(game.pk, game.seat_count), body)
         return Response(body)
 
 

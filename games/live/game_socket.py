@@ -21,8 +21,9 @@ from django.utils.translation import gettext_lazy as _
 
 from bloqueio_site import jsontext
 from bloqueio_site.errors import ServiceError
+from bloqueio_site.jsontext import iso
 from bloqueio_site.off_loop import off_loop
-from games import privacy, selectors, services
+from games import leavers, privacy, selectors, services
 from games.live import fanout, hello, presence, subprotocols
 from games.live.frames import (
     CLOSE_BANNED,
@@ -33,6 +34,7 @@ from games.live.frames import (
     ref_of,
 )
 from games.live.sockets import BANNED, DATABASE_DOWN, TOKEN_REFUSED, BaseConsumer
+from games.round import turn_based
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,9 @@ class GameConsumer(BaseConsumer):
     in_game: list[bool] | None = None
     noted_ply = -1
     moderator = False
+    # The latest game frame this socket saw: what the presence it publishes is judged
+    # by (a leaver's grace needs the game's status, start, time control and seats).
+    facts: dict[str, Any] | None = None
     answering = False  # a `sync` is being read: live messages wait behind its answer
 
     async def connect(self) -> None:
@@ -102,8 +107,9 @@ class GameConsumer(BaseConsumer):
         self._note(game)
         await self.accept()
         self.present = True
-        game["presence"] = await presence.enter(self.game_id, self.conn_id, self.seat,
-                                                self.seat_count)
+        back, raw = await presence.enter(self.game_id, self.conn_id, self.seat,
+                                         self.seat_count)
+        game["presence"] = leavers.public_presence(raw, game)
         await self.send_json({"type": "hello", "you": {"seat": self.seat}, "game": game})
         for frame, messages in found.histories:  # read after subscribing: newer are held
             if messages:
@@ -112,7 +118,9 @@ class GameConsumer(BaseConsumer):
         latest = self.hub.latest_ply
         latest[self.topic] = max(latest.get(self.topic, 0), self.last_ply)
         await self._release_held()
-        await self._announce_presence(game["presence"])
+        await self._announce_presence(raw)
+        if back and self.seat is not None:
+            await self._announce_away(self.seat, None)  # came back: the countdown stops
         self.start_heartbeat()
 
     def _invite_tokens(self) -> list[str]:
@@ -131,8 +139,11 @@ class GameConsumer(BaseConsumer):
         if getattr(self, "present", False):  # accepted: it counted in presence
             self.present = False  # once
             try:
-                await self._announce_presence(await presence.depart(
-                    self.game_id, self.conn_id, self.seat, self.seat_count))
+                raw = await presence.depart(self.game_id, self.conn_id, self.seat,
+                                            self.seat_count)
+                await self._announce_presence(raw)
+                if self.seat is not None and self.seat in raw["away"]:  # its last socket
+                    await self._announce_away(self.seat, raw["away"][self.seat])
             except Exception:
                 log.warning("presence update failed on disconnect", exc_info=True)
 
@@ -148,9 +159,30 @@ class GameConsumer(BaseConsumer):
     async def _presence_snapshot(self) -> dict[str, Any]:
         return await presence.snapshot(self.game_id, self.seat_count)
 
-    async def _announce_presence(self, snapshot: dict[str, Any]) -> None:
+    async def _announce_presence(self, raw: dict[str, Any]) -> None:
+        """Publish `presence`'s raw snapshot as clients see it (games/leavers.py)."""
+        snapshot = leavers.public_presence(raw, self.facts or {})
         await self.hub.publish((self.topic, {"type": "game.presence", "presence": snapshot,
                                              "at": time.time()}))
+
+    async def _announce_away(self, seat: int, since: float | None) -> None:
+        """Tell the game's sockets that `seat`'s player went (`until`: when its grace
+        ends) or came back (`until` null). Nothing for a game with no grace (not
+        running, turn-based) or a seat no person plays any more."""
+        facts = self.facts or {}
+        entry = next((s for s in facts.get("seats", []) if s["seat"] == seat), {})
+        in_game = (facts.get("state") or {}).get("in_game") or []
+        if (entry.get("bot") or facts.get("status") != "active"
+                or turn_based(facts.get("time_control"))
+                or (seat < len(in_game) and not in_game[seat])):
+            return
+        until = None
+        if since is not None:
+            until = leavers.grace_end(since=since, started_at=facts.get("started_at"),
+                                      status="active", time_control=facts.get("time_control"))
+        frame = {"type": "away", "seat": seat, "username": entry.get("username"),
+                 "until": iso(until)}
+        await self.hub.publish((self.topic, {"type": "game.away", "frame": frame}))
 
     def _note(self, game: dict[str, Any]) -> None:
         """Keep what decides this socket's chat rooms from a game frame it was sent."""
@@ -159,6 +191,7 @@ class GameConsumer(BaseConsumer):
         if game["ply"] >= self.noted_ply:
             self.noted_ply = game["ply"]
             self.in_game = game["state"].get("in_game")
+            self.facts = game
 
     # -- client messages -------------------------------------------------------------------
 
@@ -187,6 +220,12 @@ class GameConsumer(BaseConsumer):
             await self._send_sync(after, histories)
         elif (protocol := subprotocols.for_frame(kind)) is not None:
             await protocol.handle(self, kind, content, ref)
+        elif kind == "bot":
+            if self.user_id is None or self.seat is None:
+                await self.send_json(self.error(
+                    "read_only", _("Spectators may only send sync and ping."), ref))
+                return
+            await self._hand_over(content, ref)
         elif kind in ("action", "resign"):
             if self.user_id is None or self.seat is None:
                 await self.send_json(self.error(
@@ -220,6 +259,26 @@ class GameConsumer(BaseConsumer):
             await self.send_json(self.error("unavailable", DATABASE_DOWN, ref))
         else:
             await self.send_json({"type": "ack", "ref": ref, "ply": ply_after})
+
+    async def _hand_over(self, content: dict[str, Any], ref: Any) -> None:
+        """`{"type": "bot", "seat": s, "level"?: ...}`: hand a leaver's seat to a bot,
+        as `POST /api/games/{id}/seats/{seat}/bot/` does."""
+        seat, level = content.get("seat"), content.get("level", leavers.DEFAULT_LEVEL)
+        if type(seat) is not int or seat < 0:
+            await self.send_json(self.error("invalid", _("`seat` must be a seat number."), ref))
+            return
+        try:
+            await self.in_language(leavers.hand_to_bot)(
+                game_id=self.game_id, seat=seat, user=self.user, level=level)
+        except ServiceError as exc:
+            frame = self.error(exc.code, exc.detail, ref)
+            frame.update({k: v for k, v in exc.as_dict().items() if k not in frame})
+            await self.send_json(frame)
+        except DatabaseError:
+            log.warning("database error on a websocket hand-over", exc_info=True)
+            await self.send_json(self.error("unavailable", DATABASE_DOWN, ref))
+        else:
+            await self.send_json({"type": "ack", "ref": ref, "seat": seat})
 
     async def _send_sync(self, after: int, histories: list[tuple[subprotocols.SubProtocol, int]]
                          ) -> None:
@@ -269,8 +328,9 @@ class GameConsumer(BaseConsumer):
             self._changed(message)
         elif kind == "presence":
             self.post(frames.whole())
-        elif (protocol := subprotocols.for_hub(kind)) and protocol.relays(self, message):
-            self.post(frames.inner())
+        elif kind == "game.away" or ((protocol := subprotocols.for_hub(kind))
+                                     and protocol.relays(self, message)):
+            self.post(frames.inner())  # a leaver's countdown; a sub-protocol's frame
 
     async def hub_reconnected(self) -> None:
         if self.hub.latest_ply.get(self.topic, 0) > self.last_ply:
@@ -342,7 +402,17 @@ class GameConsumer(BaseConsumer):
             if seat != self.seat:  # joined or left while connected: present as the new role
                 previous, self.seat = self.seat, seat
                 asyncio.get_running_loop().create_task(self._reseat(previous))
+            elif self.seat is not None and message["change"] in ("started", "handover"):
+                # A grace shows only in a running game and never for a bot's seat: the
+                # players' sockets publish the presence again, judged by the new game.
+                asyncio.get_running_loop().create_task(self._represent())
         self.post(jsontext.dumps({"type": "game", "change": message["change"], "game": game}))
+
+    async def _represent(self) -> None:
+        try:
+            await self._announce_presence(await self._presence_snapshot())
+        except Exception as exc:
+            log.warning("presence update of game %s failed (%r)", self.game_id, exc)
 
     async def _reseat(self, previous: int | None) -> None:
         """Present this socket in its new role (Redis: off the fan-out's path)."""

@@ -117,16 +117,21 @@ def rate_bots(*, game: Game, seats: list[Seat], ranking: list[int], now: datetim
     Each bot level's rating per kind says how it fares against the people it meets:
     the people count at their current rating (a fresh one if they have none) and are
     not changed (casual games are unrated for people); a bot account on several seats
-    is rated once, at its best place; games between bots alone rate nobody.
+    is rated once, at its best place; games between bots alone rate nobody, and a bot
+    that took over a leaver's seat is not rated for that game.
     """
     people = [s for s in seats if not s.bot]
     if not people:
         return
     best: dict[int, Seat] = {}
     for seat in seats:
+        if getattr(seat, "replaced_name", None):
+            continue  # took a leaver's seat mid-game (games/leavers.py): not its own game
         if seat.bot and (seat.user_id not in best
                          or ranking[seat.seat] < ranking[best[seat.user_id].seat]):
             best[seat.user_id] = seat
+    if not best:
+        return
     known = {r.user_id: r for r in Rating.objects.filter(
         kind=game.kind, user_id__in=[s.user_id for s in people])}
     fresh = rating_model.Skill()

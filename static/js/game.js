@@ -7,7 +7,7 @@
 // actions it makes.
 
 import { del, el, get, post, readData } from "./api.js";
-import { chip, clockBase, clockLow, clockNow, clockText, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
+import { awayText, chip, clockBase, clockLow, clockNow, clockText, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
 import { createChat } from "./chat.js";
 import { createHint } from "./hint.js";
 import { createTable } from "./table.js";
@@ -102,6 +102,7 @@ function renderStatus() {
 }
 
 function tickClocks() {
+  tickAway();
   if (!game.clocks || game.status !== "active") return;
   const now = clockNow(game.clocks, clocks, clocksAt, performance.now());
   for (const node of document.querySelectorAll("#players .clock")) {
@@ -111,6 +112,48 @@ function tickClocks() {
     node.textContent = clockText(game, ms);
     node.classList.toggle("low", clockLow(game, ms));
   }
+}
+
+// -- players who left: the grace countdown and a bot for their seat ----------------------
+// A seat whose sockets all closed shows "bob disconnected — 0:47" (presence.away, the
+// `away` frames); once it reaches zero the other players of a casual game may let a bot
+// play for them (POST /api/games/{id}/seats/{seat}/bot/; docs/ranked.md, "Leavers").
+
+function tickAway() {
+  const now = Date.now();
+  let ended = false;
+  for (const node of document.querySelectorAll("#players .away")) {
+    node.textContent = awayText(node.dataset.name, node.dataset.until, now);
+    const over = !(Date.parse(node.dataset.until) > now);
+    if (over && node.dataset.over !== "yes") { node.dataset.over = "yes"; ended = true; }
+  }
+  if (ended) renderPresence(); // the grace is over: the hand-over button appears
+}
+
+function canHandOver(seat, info) {
+  const until = presence && presence.away ? presence.away[seat] : null;
+  return game.status === "active" && !game.ranked && mySeat !== null && seat !== mySeat
+    && game.state.in_game[mySeat] && game.state.in_game[seat] && info.username && !info.bot
+    && until && !(Date.parse(until) > Date.now());
+}
+
+function handOverTool(seat, info) {
+  if (!canHandOver(seat, info)) return null;
+  return el("div", { class: "seat-bot" }, el("button", {
+    type: "button", class: "btn small", "data-hand-over": seat,
+    onclick: (e) => changeBots(e.currentTarget, gettext("Could not hand the seat to a bot: %(reason)s"),
+      () => post(`/api/games/${game.id}/seats/${seat}/bot/`, {})),
+  }, interpolate(gettext("Let a bot play for %(name)s"), { name: info.username })));
+}
+
+function onAway(f) {
+  const away = presence && presence.away ? [...presence.away] : game.seats.map(() => null);
+  away[f.seat] = f.until;
+  presence = { ...(presence || { online: game.seats.map(() => false), spectators: 0 }), away };
+  renderPresence();
+  if (f.seat === mySeat) return;
+  say(f.until ? interpolate(gettext("%(name)s disconnected."), { name: f.username })
+    : interpolate(gettext("%(name)s is back."), { name: f.username }));
 }
 
 // -- the computer on empty seats ---------------------------------------------------------
@@ -125,6 +168,7 @@ function canSeatBots() {
 }
 
 function seatTools(seat, info) {
+  if (game.status === "active") return handOverTool(seat, info);
   if (!canSeatBots()) return null;
   const name = spec.seats[seat].name;
   if (info.bot) {
@@ -273,6 +317,7 @@ const socket = new GameSocket(game.id, game.ply, {
     refreshLegal();
   },
   presence(p) { presence = p; renderPresence(); },
+  away: onAway,
   ack(f) { if (isChat(f)) chat.ack(f); else say(""); },
   chat: (message) => chat.chat(message),
   chatHistory: (messages) => chat.history(messages),

@@ -111,7 +111,11 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
     }
     sub.push(...notes(st, seat));
     if (!inGame) sub.push(gettext("left the game"));
+    if (info.bot && info.replaced) sub.push(interpolate(gettext("playing for %(name)s"), { name: info.replaced }));
     if (turn) sub.push(gettext("to move"));
+    // A player whose sockets all closed: "bob disconnected — 0:47" until the grace ends.
+    const awayUntil = presence && presence.away && game.status === "active" && inGame && !info.bot && info.username
+      ? presence.away[seat] : null;
     const running = Boolean(game.clocks && game.clocks.running === seat);
     // Turn-based, only the seat to move has a deadline (each turn gets its days afresh).
     const shown = clocks && clocks[seat] !== null && clocks[seat] !== undefined && (running || !turnBased(game));
@@ -130,7 +134,9 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
           class: `dot${online ? " on" : ""}`, title: online ? gettext("online") : gettext("offline"),
           role: "img", "aria-label": online ? gettext("online") : gettext("offline"),
         }),
-        el("span", { class: "sub" }, `${s.name}${sub.length ? " · " + sub.join(" · ") : ""}`)),
+        el("span", { class: "sub" }, `${s.name}${sub.length ? " · " + sub.join(" · ") : ""}`),
+        awayUntil ? el("span", { class: "away", "data-seat": seat, "data-until": awayUntil, "data-name": info.username, role: "status" },
+          awayText(info.username, awayUntil, Date.now())) : null),
       timeText ? el("span", {
         class: `clock${running ? " running" : ""}${turnBased(game) ? " days" : ""}${clockLow(game, clocks[seat]) ? " low" : ""}`,
         "data-seat": seat, title: deadline,
@@ -138,6 +144,15 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
       }, timeText) : el("span"),
       tools(seat, info));
   }));
+}
+
+// "bob disconnected — 0:47" while the grace runs; "bob disconnected" once it is over.
+export function awayText(name, until, now) {
+  const left = Date.parse(until) - now;
+  if (!(left > 0)) return interpolate(gettext("%(name)s disconnected"), { name });
+  const sec = Math.ceil(left / 1000);
+  const time = `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`;
+  return interpolate(gettext("%(name)s disconnected — %(time)s"), { name, time });
 }
 
 // Events that are not moves, in words rather than notation ("resign:1"): as a move list

@@ -20,6 +20,15 @@ let ply = Math.max(0, Math.min(max, data.ply));
 let thumbTimer = null;
 const analysis = createAnalysis($("analysis"), { game, spec, board, states, onPick: (p) => show(p) });
 
+// Who sat where at `n`: a seat a bot took over (data.handovers, at the game's ply then)
+// is its player's before that ply, the bot's ("playing for ...") from it on.
+function seatsAt(n) {
+  return game.seats.map((s, seat) => {
+    const h = (data.handovers || []).find((x) => x.seat === seat);
+    return h && n < h.ply ? { ...s, username: h.replaced, rating: null, bot: null, replaced: null } : s;
+  });
+}
+
 function show(n, { push = true } = {}) {
   ply = Math.max(0, Math.min(max, n));
   const state = states[ply];
@@ -33,7 +42,7 @@ function show(n, { push = true } = {}) {
   $("replay-status").textContent = ply === 0 ? gettext("Starting position.")
     : state.turn !== null && ply < max
       ? interpolate(gettext("%(played)s · %(seat)s to move"), { played, seat: spec.seats[state.turn].name }) : played;
-  renderPlayers($("players"), { ...game, status: ply === max ? game.status : "active" }, spec, {
+  renderPlayers($("players"), { ...game, seats: seatsAt(ply), status: ply === max ? game.status : "active" }, spec, {
     state, notes: (st, seat) => family.seatNotes(st, seat, spec),
   });
   renderMoves($("moves"), data.events, spec, { current: ply, onPick: (p) => show(p) });

@@ -66,7 +66,7 @@ export class LiveSocket {
 
 export class GameSocket {
   // handlers: hello(you, game), events(newEvents, game), ack(frame), error(frame),
-  // presence(p), change(frame), status(online); for chat: chat(message),
+  // presence(p), away(frame), change(frame), status(online); for chat: chat(message),
   // chatHistory(messages), chatDeleted(id), and chatAfter() -> the last chat id held
   // (then every sync asks for the chat missed too, and a reconnect syncs).
   constructor(gameId, lastPly, handlers) {
@@ -116,6 +116,7 @@ export class GameSocket {
       case "ack": this.h.ack?.(f); break;
       case "error": this.h.error?.(f); break;
       case "presence": this.h.presence?.(f.presence); break;
+      case "away": this.h.away?.(f); break;
       case "game": this.h.change?.(f); break;
       case "chat": this.h.chat?.(f.message); break;
       case "chat_history": this.h.chatHistory?.(f.messages); break;

@@ -16,7 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
+from accounts.models import User
+from tests.conftest import PASSWORD, make_user
 from tests.live.servers import ROOT, Server, start, stop
 from tests.live.servers import worker as background_worker
 
@@ -85,6 +88,18 @@ def run_in_browser(server: Server, scenario: Callable[[Callable[..., Any]], None
     thread.join()
     if failure:
         raise failure[0]
+
+
+def live_user(username: str, email: str = "") -> User:
+    """A user the live server can log in with tests.conftest.PASSWORD: the tests' fast
+    hasher is not in the server's settings, so the password is stored with the default
+    PBKDF2 one. With `email`, a verified address."""
+    made = make_user(username)
+    hasher = PBKDF2PasswordHasher()
+    made.password = hasher.encode(PASSWORD, hasher.salt())
+    made.email, made.email_verified = email, bool(email)
+    made.save(update_fields=["password", "email", "email_verified"])
+    return made
 
 
 def shot(page: Any, name: str, **options: Any) -> Path:

@@ -13,11 +13,11 @@ import shutil
 from typing import Any
 
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from accounts.models import User
 from games import engine, services
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import PASSWORD
+from tests.e2e.conftest import live_user as user
 from tests.e2e.conftest import run_in_browser, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -50,14 +50,6 @@ def login(page: Any, username: str) -> None:
     assert page.locator(".site-header .who").inner_text() == username
 
 
-def user(username: str) -> User:
-    """A user the live server can log in: the tests' fast MD5 hasher is not in the
-    server's settings, so the password is stored with the default PBKDF2 one."""
-    made = make_user(username)
-    hasher = PBKDF2PasswordHasher()
-    made.password = hasher.encode(PASSWORD, hasher.salt())
-    made.save(update_fields=["password"])
-    return made
 
 
 def two_player_game(kind: str) -> tuple[int, User, User]:

@@ -13,12 +13,11 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
-from accounts.models import User
 from games import engine, services
 from games.boards import board_spec
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import PASSWORD
+from tests.e2e.conftest import live_user as user
 from tests.e2e.conftest import run_in_browser, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -31,13 +30,6 @@ Cells = list[list[int]]
 
 # -- setup -----------------------------------------------------------------------------------
 
-def user(username: str) -> User:
-    """A user the live server can log in (stored with the default PBKDF2 hasher)."""
-    made = make_user(username)
-    hasher = PBKDF2PasswordHasher()
-    made.password = hasher.encode(PASSWORD, hasher.salt())
-    made.save(update_fields=["password"])
-    return made
 
 
 def two_player_game(kind: str) -> int:

@@ -11,11 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
-from accounts.models import User
 from games import services
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import PASSWORD
+from tests.e2e.conftest import live_user as user
 from tests.e2e.conftest import run_in_browser, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -30,13 +29,6 @@ HAS_TEXT = """([text]) => [...document.querySelectorAll('#chat-log .chat-text')]
 TEXTS = "els => els.map(e => e.textContent)"
 
 
-def user(username: str) -> User:
-    """A user the live server can log in (stored with its default PBKDF2 hasher)."""
-    made = make_user(username)
-    hasher = PBKDF2PasswordHasher()
-    made.password = hasher.encode(PASSWORD, hasher.salt())
-    made.save(update_fields=["password"])
-    return made
 
 
 def login(page: Any, username: str) -> None:

@@ -13,25 +13,16 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
-from accounts.models import User
 from games.models import Game, Seat
-from tests.conftest import make_user
+from tests.conftest import PASSWORD
+from tests.e2e.conftest import live_user as user
 from tests.e2e.conftest import run_in_browser, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "correct-horse-battery-9"
 
 
-def user(username: str) -> User:
-    """A user the live server can log in (the default PBKDF2 hasher, not the tests')."""
-    made = make_user(username)
-    hasher = PBKDF2PasswordHasher()
-    made.password = hasher.encode(PASSWORD, hasher.salt())
-    made.save(update_fields=["password"])
-    return made
 
 
 def log_in_here(page: Any, username: str) -> None:

@@ -22,13 +22,13 @@ from urllib.parse import urlsplit
 
 import pytest
 from aiosmtpd.controller import Controller
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from accounts.models import User
 from games import engine, services
 from games.models import Game, Seat
 from notifications.services import email_choice
-from tests.conftest import make_user
+from tests.conftest import PASSWORD
+from tests.e2e.conftest import live_user as user
 from tests.e2e.conftest import run_in_browser, shot
 from tests.games.time_travel import days_pass
 from tests.live.servers import Server, start, stop
@@ -37,7 +37,6 @@ from tests.mailbox import Mailbox, body, free_port
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "correct-horse-battery-9"
 NEW_PASSWORD = "a-new-horse-battery-77"
 
 
@@ -75,14 +74,6 @@ def mail_worker(mail_server: Server, smtp: tuple[Mailbox, int], tmp_path: Path
         yield process
 
 
-def user(username: str, email: str = "") -> User:
-    """A user the live server can log in (the default PBKDF2 hasher, not the tests')."""
-    made = make_user(username)
-    hasher = PBKDF2PasswordHasher()
-    made.password = hasher.encode(PASSWORD, hasher.salt())
-    made.email, made.email_verified = email, bool(email)
-    made.save(update_fields=["password", "email", "email_verified"])
-    return made
 
 
 def log_in(page: Any, username: str, password: str = PASSWORD) -> None:

@@ -40,7 +40,8 @@ def test_full_game_over_the_api(players, published):
     game = created.json()
     gid = game["id"]
     assert game["status"] == "waiting"
-    assert game["seats"][0] == {"seat": 0, "username": "alice", "rating": None, "bot": None}
+    assert game["seats"][0] == {"seat": 0, "username": "alice", "rating": None, "bot": None,
+                                 "replaced": None}
 
     for index, client in enumerate(clients[1:], start=1):
         joined = client.post(f"/api/games/{gid}/join/", {}, format="json")

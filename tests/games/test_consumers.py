@@ -54,7 +54,8 @@ async def test_hello_for_players_and_spectators(four):
     spectator = await connect(f"/ws/games/{gid}/")
     hello = await spectator.receive_json_from()
     assert hello["you"] == {"seat": None}
-    assert hello["game"]["presence"] == {"online": [False, False, True, False], "spectators": 1}
+    assert hello["game"]["presence"] == {"online": [False, False, True, False], "spectators": 1,
+                                         "away": [None] * 4}
     await player.disconnect()
     # Presence is eventually consistent (racing snapshots): the disconnect must show up
     # in a presence frame within the receive timeout.
@@ -396,7 +397,8 @@ async def test_rest_detail_carries_presence(four):
     comm = await connect(f"/ws/games/{gid}/", users[1])
     await receive_type(comm, "hello")
     body = (await sync_to_async(client_for(None).get)(f"/api/games/{gid}/")).json()
-    assert body["presence"] == {"online": [False, True, False, False], "spectators": 0}
+    assert body["presence"] == {"online": [False, True, False, False], "spectators": 0,
+                                "away": [None] * 4}
     await comm.disconnect()
 
 

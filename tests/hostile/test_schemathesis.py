@@ -40,6 +40,7 @@ SEMANTIC_400 = {
         "a ply beyond the game, or a position nobody is to move in",
     ("POST", "/api/games/"): "more bots than the kind has seats besides yours (`too_many_bots`)",
     ("POST", "/api/games/{game_id}/bots/"): "a seat number beyond this game's seats",
+    ("POST", "/api/games/{game_id}/seats/{seat}/bot/"): "a seat number beyond this game's seats",
     ("PATCH", "/api/me/"): "an e-mail address that is not one (`invalid_email`)",
 }
 DEFAULT_ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]

@@ -310,6 +310,7 @@ ROUTE_KINDS = {
     "api-password": "write",
     "api-game-chat": "public", "api-chat-delete": "write",  # chat (docs/api.md, "Chat")
     "api-game-bots": "write", "api-game-bot-seat": "write",  # bots on seats
+    "api-game-seat-bot": "write",  # a leaver's seat handed to a bot
     "api-game-analysis": "public", "api-game-analysis-best": "public",  # replay analysis
     "set_language": "write",  # the language switcher (docs/i18n.md)
     "javascript-catalog": "public",  # the scripts' words, /jsi18n/ (docs/web.md)
@@ -413,10 +414,10 @@ def test_own_data_endpoints_answer_only_about_the_caller(alices_world):
 def test_public_shapes_carry_no_private_fields(alices_world, anon):
     profile = anon.get("/api/users/alice/").json()
     assert set(profile) == {"username", "bot", "date_joined", "games_played", "wins",
-                            "ratings", "recent_games"}
+                            "games_finished", "games_left", "ratings", "recent_games"}
     for game in anon.get("/api/games/").json()["results"]:
         for seat in game["seats"]:
-            assert set(seat) == {"seat", "username", "rating", "bot"}
+            assert set(seat) == {"seat", "username", "rating", "bot", "replaced"}
     board = anon.get("/api/leaderboard/quoridor/").json()
     for row in board["results"]:
         assert set(row) == {"rank", "username", "rating", "games"}

@@ -66,7 +66,7 @@ def test_a_real_turn_based_game_notifies_by_itself(alice, bob, carol):
     play(game, [alice, bob], QUORIDOR_OPENING[:1])
     assert list(Notification.objects.filter(read_at__isnull=True)
                 .values_list("user__username", "kind")) == [("bob", "your_turn")]
-    from games import services as games  # noqa: PLC0415
+    from games import services as games
 
     games.resign(game_id=game.pk, user=bob)
     assert sorted(Notification.objects.filter(read_at__isnull=True)
