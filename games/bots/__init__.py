@@ -57,10 +57,11 @@ def _bot(module: str) -> FamilyBot:
 
 def _family(rules: Rules) -> FamilyBot:
     """The bot module the family of ``rules`` registered (``engine.Family.bot``)."""
+    module: str | None
     try:
         module = engine.family(rules.info.family).bot
     except KeyError:
-        module = ""
+        module = None
     if not module:
         raise ValueError(f"no bot for the {rules.info.family!r} family")
     return _bot(module)

@@ -22,19 +22,28 @@ class Family:
     """What a family declares once. ``rules`` are its kinds, in the order they are listed.
 
     ``bot``: the module of its computer opponents (the ``games.bots.FamilyBot`` interface:
-    ``easy``, ``medium``, ``hard``, ``nodes_per_second``, ``explain``); empty: no bot.
-    ``board``: the module of its server board (``spec``, ``render_svg``, optionally
-    ``piece_figures``; games/boards/). ``script``: its page board module,
-    ``static/js/boards/<script>.js``. ``rules_page``: its rules-page template, with
-    ``{kind}`` for the kind.
+    ``easy``, ``medium``, ``hard``, ``nodes_per_second``, ``explain``), by default
+    ``games.engine.<name>.bot``; None: no bot. ``board``: the module of its server board
+    (``spec``, ``render_svg``, optionally ``piece_figures``), by default
+    ``games.boards.<name>``. ``script``: its page board module,
+    ``static/js/boards/<script>.js``, by default ``<name>``. ``rules_page``: its
+    rules-page template, with ``{kind}`` for the kind.
     """
 
     name: str
     rules: Mapping[str, Rules]
-    board: str
-    script: str
-    bot: str = ""
+    bot: str | None = ""
+    board: str = ""
+    script: str = ""
     rules_page: str = "rules/{kind}.html"
+
+    def __post_init__(self) -> None:
+        # the defaults follow the layout every built-in family has
+        defaults = {"bot": f"games.engine.{self.name}.bot",
+                    "board": f"games.boards.{self.name}", "script": self.name}
+        for field, default in defaults.items():
+            if getattr(self, field) == "":
+                object.__setattr__(self, field, default)
 
     def rules_template(self, kind: str) -> str:
         """The template of ``kind``'s rules page."""

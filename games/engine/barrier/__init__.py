@@ -13,13 +13,8 @@ from .kinds import RULES
 from .rules import BarrierRules
 from .state import PlacedBarrier, State
 
-FAMILY = Family(
-    name="barrier",
-    rules=RULES,
-    bot="games.engine.barrier.bot",
-    board="games.boards.barrier",
-    script="barrier",
-)
+# Its bot, boards and rules pages where every family keeps them (family.Family).
+FAMILY = Family("barrier", RULES)
 
 __all__ = [
     "FAMILY",

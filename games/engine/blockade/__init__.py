@@ -19,13 +19,8 @@ RULES: dict[str, BlockadeFamilyRules] = {
     "blockade_run": BlockadeRunRules(),
 }
 
-FAMILY = Family(
-    name="blockade",
-    rules=RULES,
-    bot="games.engine.blockade.bot",
-    board="games.boards.blockade",
-    script="blockade",
-)
+# Its bot, boards and rules pages where every family keeps them (family.Family).
+FAMILY = Family("blockade", RULES)
 
 __all__ = [
     "FAMILY",

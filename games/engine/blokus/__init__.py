@@ -67,12 +67,7 @@ RULES: dict[str, BlokusRules] = {
     ),
 }
 
-FAMILY = Family(
-    name="blokus",
-    rules=RULES,
-    bot="games.engine.blokus.bot",
-    board="games.boards.blokus",
-    script="blokus",
-)
+# Its bot, boards and rules pages where every family keeps them (family.Family).
+FAMILY = Family("blokus", RULES)
 
 __all__ = ["FAMILY", "RULES", "BlokusRules", "Geometry", "Place", "State"]
