@@ -1,5 +1,6 @@
 """The games package is layered: no import cycle anywhere in it, not even one hidden in a
-function (type-only imports aside), and the round model imports nothing of the platform."""
+function (type-only imports aside), the round model imports nothing of the platform, and
+only a family reaches into a family's modules."""
 
 from __future__ import annotations
 
