@@ -1,20 +1,30 @@
-"""Reads about users: the profile and its recent games."""
+"""Reads about users: who is active, whose name clashes, the account's own JSON.
+
+What a profile shows of a user's games is read in games (`games.profiles`), above
+accounts; `/api/me/` gets its games' part (the ratings) through `add_me_part`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q
-from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Cast
+from django.db.models import Q
 
 from accounts import names
 from accounts.models import User
 from bloqueio_site.jsontext import iso
-from games.models import LEAVING_ACTIONS, Event, Seat, Status
-from games.ranked import leaderboard
 
-RECENT_GAMES = 20
+MePart = Callable[[User], dict[str, Any]]
+# What the layers above add to `/api/me/` (games: the ratings), each registered once at
+# its app's ready(): accounts never imports them.
+_ME_PARTS: list[MePart] = []
+
+
+def add_me_part(part: MePart) -> None:
+    """Have `me_json` include what `part(user)` returns (once, however often called)."""
+    if part not in _ME_PARTS:
+        _ME_PARTS.append(part)
 
 
 def active_user(username: str) -> User | None:
@@ -38,64 +48,15 @@ def is_active(user_id: int) -> bool:
     return User.objects.filter(pk=user_id, is_active=True).exists()
 
 
-def ratings_json(user: User) -> list[dict[str, Any]]:
-    """Ratings per kind: [{kind, rating, games, provisional}] (none before a rated game)."""
-    return leaderboard.ratings_json(user.pk)
-
-
-def profile_json(user: User) -> dict[str, Any]:
-    finished = Q(game__status=Status.FINISHED)
-    left_by_event = Exists(Event.objects.filter(
-        game_id=OuterRef("game_id"), seat=OuterRef("seat"), action__type__in=LEAVING_ACTIONS))
-    counts = (
-        # Their seats, and those a bot took over from them (games/leavers.py).
-        Seat.objects.filter(Q(user=user) | Q(replaced=user))
-        .annotate(winner=Cast(KeyTextTransform("winner", "game__result"), IntegerField()),
-                  left_by_event=left_by_event)
-        .aggregate(
-            # Games, not seats: a bot account may hold several seats of one game.
-            played=Count("game", filter=finished, distinct=True),
-            wins=Count("game", filter=finished & Q(user=user, winner=F("seat")),
-                       distinct=True),
-            # Finished games they did not see to the end: resigned, flagged, removed,
-            # or their seat handed to a bot after they went.
-            left=Count("game", filter=finished & (Q(replaced=user)
-                                                  | Q(user=user, left_by_event=True)),
-                       distinct=True),
-        )
-    )
-    # A bot account holds up to 3 seats of a game: read enough seats for RECENT_GAMES games.
-    # Private games (by invitation) are listed nowhere, a profile included.
-    seats = (Seat.objects.filter(user=user, game__private=False).select_related("game")
-             .order_by("-game__created_at", "-game_id", "seat")[:RECENT_GAMES * 3])
-    recent = list({s.game_id: s for s in reversed(seats)}.values())[::-1][:RECENT_GAMES]
-    return {
-        "username": user.username,
-        "bot": user.bot_level or None,
-        "date_joined": iso(user.date_joined),
-        "games_played": counts["played"],
-        "games_finished": counts["played"],
-        "games_left": counts["left"],
-        "wins": counts["wins"],
-        "ratings": ratings_json(user),
-        "recent_games": [
-            {
-                "id": s.game.pk, "kind": s.game.kind, "ranked": s.game.ranked,
-                "status": s.game.status, "seat": s.seat, "ply": s.game.ply,
-                "result": s.game.result, "created_at": iso(s.game.created_at),
-                "finished_at": iso(s.game.finished_at),
-            }
-            for s in recent
-        ],
-    }
-
-
 def me_json(user: User) -> dict[str, Any]:
-    return {
+    """The account as its owner sees it, with the parts the layers above add."""
+    body: dict[str, Any] = {
         "id": user.pk, "username": user.username, "email": user.email,
-        "email_verified": user.email_verified,
-        "date_joined": iso(user.date_joined), "ratings": ratings_json(user),
+        "email_verified": user.email_verified, "date_joined": iso(user.date_joined),
         "language": user.language,
     }
+    for part in _ME_PARTS:
+        body.update(part(user))
+    return body
 
 

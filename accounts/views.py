@@ -10,17 +10,16 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from accounts import addresses, bots, credentials, selectors, services
+from accounts import addresses, credentials, services
 from accounts.forms import RegisterForm
 from bloqueio_site import limits
 from bloqueio_site.errors import ServiceError
-from games import texts
 
 
 def _next_page(request: HttpRequest) -> str:
@@ -166,22 +165,3 @@ def _too_many(response: HttpResponse, exc: limits.RateLimited) -> HttpResponse:
     response.status_code = 429
     response["Retry-After"] = str(exc.retry_after)
     return response
-
-
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    user = selectors.active_user(username)
-    if user is None:
-        raise Http404
-    data = selectors.profile_json(user)
-    # What people read: the game's name, and the colour a seat played, not "seat 0".
-    ratings = [{**r, "label": texts.kind_title(r["kind"])} for r in data["ratings"]]
-    recent = [{**g, "label": texts.kind_title(g["kind"]), "status_label": texts.status(g["status"]),
-               "side": texts.seat_name(g["kind"], g["seat"])}
-              for g in data["recent_games"]]
-    return render(request, "accounts/profile.html", {
-        "profile_user": user, "profile": data, "ratings": ratings, "recent": recent,
-        "kind_labels": {r["kind"]: r["label"] for r in ratings},
-        # A bot's page names the computer and its level, not the account's username.
-        "display_name": bots.label(user),
-        "bot_level": texts.level_name(data.get("bot") or ""),
-    })

@@ -5,9 +5,9 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import language
-from accounts import views as account_views
 from bloqueio_site import health, jscatalog
 from bloqueio_site import views as site_views
+from games import profile_views
 
 urlpatterns = [
     path("", include("games.urls")),  # lobby, game, replay, leaderboard pages
@@ -20,7 +20,7 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     # The language switcher of every page (same URLs for every language: no prefixes).
     path("i18n/setlang/", language.set_language, name="set_language"),
-    path("users/<str:username>/", account_views.profile, name="profile"),
+    path("users/<str:username>/", profile_views.profile, name="profile"),
     path("api/", include("accounts.api.urls")),
     path("api/", include("games.api.urls")),
     path("api/", include("moderation.api.urls")),

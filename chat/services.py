@@ -4,7 +4,7 @@ Moderators stay off staff: only a superuser mutes, unmutes or deletes the messag
 staff account (`moderation.services.guard`, refusal `staff_protected`, logged).
 
 Each is one transaction; live messages go out through the game's fan-out only after it
-commits (`games.live.realtime.send_to_game`), like game events. Moderator actions are
+commits (`games.announce.send_on_commit`), like game events. Moderator actions are
 written to the moderation log (`moderation.services.record`) in the same transaction.
 `history` (a read) lives in `chat.selectors` and is re-exported here.
 """
@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 import regex
@@ -37,7 +36,7 @@ from chat.errors import (
 )
 from chat.models import MAX_LENGTH, ChatMessage, Mute, active_mutes
 from chat.selectors import history, message_json
-from games.live import realtime
+from games import announce
 from games.models import Game, Seat
 from moderation import services as moderation
 from moderation.errors import ReasonRequired
@@ -102,9 +101,10 @@ def muted_until(user: Any, now: Any = None) -> tuple[bool, Any]:
 
 
 def _announce(game_id: int, room: str, frame: dict[str, Any]) -> None:
-    """After commit: one fan-out message, which each socket passes on only if its viewer
+    """After commit, one fan-out message, which each socket passes on only if its viewer
     may read `room`."""
-    realtime.send_to_game(game_id, {"type": "game.chat", "room": room, "frame": frame})
+    announce.send_on_commit(announce.ToGame(game_id, {"type": "game.chat", "room": room,
+                                                      "frame": frame}))
 
 
 def post_message(*, game_id: int, user: Any, text: Any) -> ChatMessage:
@@ -141,7 +141,7 @@ def post_message(*, game_id: int, user: Any, text: Any) -> ChatMessage:
         message = ChatMessage.objects.create(game_id=game_id, author=user, room=room,
                                              text=clean)
         frame = {"type": "chat", "message": message_json(message)}
-        transaction.on_commit(partial(_announce, game_id, room, frame))
+        _announce(game_id, room, frame)
     return message
 
 
@@ -197,8 +197,7 @@ def delete_message(*, actor: Any, message_id: int, reason: str) -> ChatMessage:
         message.deleted_at = timezone.now()
         message.save(update_fields=["deleted", "deleted_by", "deleted_at"])
         moderation.record(actor=actor, action="delete_message", target=message, reason=reason)
-        transaction.on_commit(partial(_announce, message.game_id, message.room,
-                                      {"type": "chat_deleted", "id": message.pk}))
+        _announce(message.game_id, message.room, {"type": "chat_deleted", "id": message.pk})
     return message
 
 

@@ -1,21 +1,72 @@
-"""The one way a change to a game is announced: after its commit, never before.
+"""The one way a visible change is announced: queued inside its transaction, sent after
+its commit, never before (zulip's ``send_event_on_commit``).
 
-Every write (seating, play, the clock, admin actions) ends here: the game's public JSON
-is built once, and `broadcast.publish` runs when the transaction commits (at once in
-autocommit), so a rolled-back write is never announced.
+Every service that changes what someone sees calls ``send_on_commit`` with what to
+announce, from inside the transaction that makes the change: a game's change (its
+events, seats, status, result: ``broadcast.Committed``, built by ``announce_on_commit``),
+a message to a game's sockets that is not an event (chat: ``ToGame``), or a personal
+notice to users' ``/ws/me/`` sockets (notifications, rematches: ``ToUsers``). It runs
+when the transaction commits (at once in autocommit), so a rolled-back write is never
+announced, and it is the live layer's single entry point: game changes go to the
+``games.live.broadcast`` listeners (the sockets' fan-out, notifications), the others
+straight to the fan-out (``games.live.realtime``). The frames on the wire are the
+fan-out's, unchanged (docs/realtime.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
 from django.db import transaction
 
-from games.live import broadcast
+from games.live import broadcast, realtime
 from games.models import Game, Seat
 from games.selectors import game_json
+
+Message = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ToGame:
+    """A message for a game's sockets that is not one of its events (a chat message,
+    a deletion); ``message["type"]`` is the fan-out's (``game.chat``)."""
+
+    game_id: int
+    message: Message
+
+
+@dataclass(frozen=True)
+class ToUsers:
+    """A personal ``notify`` message for each of ``user_ids`` (their ``/ws/me/``).
+
+    ``message`` may be a function that builds it after the commit, for a notice that
+    reads the committed database (the unread count)."""
+
+    user_ids: Sequence[int]
+    message: Message | Callable[[], Message]
+
+
+Announcement = broadcast.Committed | ToGame | ToUsers
+
+
+def send_on_commit(*announcements: Announcement) -> None:
+    """Queue ``announcements`` for the live layer; they go out, in order, after commit."""
+    if announcements:
+        transaction.on_commit(partial(_send, announcements))
+
+
+def _send(announcements: Sequence[Announcement]) -> None:
+    for item in announcements:
+        if isinstance(item, broadcast.Committed):
+            broadcast.publish(item)
+        elif isinstance(item, ToGame):
+            realtime.send_to_game(item.game_id, item.message)
+        else:
+            message = item.message() if callable(item.message) else item.message
+            realtime.notify_users(list(item.user_ids), message)
 
 
 class HasJson(Protocol):
@@ -24,17 +75,18 @@ class HasJson(Protocol):
 
 def announce_on_commit(game: Game, seats: list[Seat], events: Sequence[HasJson],
                        change: str) -> dict[str, Any]:
-    """Queue the after-commit broadcast of `change` to `game`; returns the game's JSON.
+    """``send_on_commit`` the change ``change`` to ``game``; returns the game's JSON.
 
-    `change` is one of broadcast.Committed's words ("events", "finished", "started"...).
+    Every write to a game (seating, play, the clock, admin actions) ends here: the
+    game's public JSON is built once. ``change`` is one of broadcast.Committed's words
+    ("events", "finished", "started"...).
     """
     payload = game_json(game, seats)
     seat_users: list[int | None] = [None] * game.seat_count
     for seat in seats:
         seat_users[seat.seat] = seat.user_id
-    message = broadcast.Committed(
+    send_on_commit(broadcast.Committed(
         game_id=game.pk, events=[e.as_json() for e in events], game=payload,
         change=change, seat_users=seat_users,
-    )
-    transaction.on_commit(partial(broadcast.publish, message))
+    ))
     return payload

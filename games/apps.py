@@ -8,13 +8,14 @@ class GamesConfig(AppConfig):
     verbose_name = gettext_lazy("Games")
 
     def ready(self) -> None:
+        from accounts import selectors as accounts_selectors
         from accounts.signals import (
             credentials_revoked,
             user_banned,
             user_banned_seats,
             user_banning,
         )
-        from games import bans
+        from games import bans, profiles
         from games.live import broadcast, realtime
 
         broadcast.subscribe(realtime.on_committed)
@@ -23,3 +24,5 @@ class GamesConfig(AppConfig):
                                     dispatch_uid="games.live.realtime.revoked")
         user_banning.connect(bans.leave_queue, dispatch_uid="games.bans.leave_queue")
         user_banned_seats.connect(bans.free_seats, dispatch_uid="games.bans.free_seats")
+        # `/api/me/` shows the ratings without accounts reading games.
+        accounts_selectors.add_me_part(profiles.me_part)

@@ -27,11 +27,11 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from accounts.bots import bot_account
 from bloqueio_site.errors import Unavailable
 from bloqueio_site.jsontext import iso
 from games import round_store, state_cache
 from games.announce import announce_on_commit
+from games.bot_accounts import bot_account
 from games.errors import (
     AlreadyLeft,
     GameError,

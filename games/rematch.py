@@ -11,7 +11,6 @@ the last "yes" makes one game.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -19,9 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import engine, privacy, round_store
+from games import announce, engine, privacy, round_store
 from games.errors import GameNotFound, NotAPlayer, NotFinished, RematchClosed
-from games.live import realtime
 from games.models import Game, Rematch, Seat, Status
 from games.selectors import seats_of
 
@@ -140,5 +138,5 @@ def _start(game: Game, seats: list[Seat], offered_by: int) -> Game:
 
 def _tell(game: Game, people: list[int], event: str, state: dict[str, Any]) -> None:
     """After commit, tell the table's people (their `/ws/me/` sockets)."""
-    transaction.on_commit(partial(realtime.notify_users, people, {
+    announce.send_on_commit(announce.ToUsers(people, {
         "event": event, "game_id": game.pk, "rematch": state}))

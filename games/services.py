@@ -19,11 +19,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.bots import bot_account
 from accounts.models import User
 from bloqueio_site import limits
 from games import engine, privacy, round_store
 from games.announce import announce_on_commit
+from games.bot_accounts import bot_account
 from games.errors import (
     AlreadySeated,
     AlreadyStarted,

@@ -390,7 +390,10 @@ def check(request: HttpRequest, game_id: int) -> JsonResponse:
     return JsonResponse({"ok": bool(legality.ok), "reason": reason})
 
 
-def leaderboard(request: HttpRequest, kind: str = "bloqueio") -> HttpResponse:
+def leaderboard(request: HttpRequest, kind: str | None = None) -> HttpResponse:
+    """A kind's leaderboard; without a kind, the first registered one's."""
+    if kind is None:
+        kind = engine.KINDS[0]
     if kind not in engine.KINDS:
         raise Http404(f"No game kind {kind}.")
     return render(request, "games/leaderboard.html", {
@@ -399,7 +402,8 @@ def leaderboard(request: HttpRequest, kind: str = "bloqueio") -> HttpResponse:
 
 
 def rules_page(request: HttpRequest, kind: str) -> HttpResponse:
-    """How to play `kind`: the project's own rule text (templates/rules/<kind>.html)."""
+    """How to play `kind`: the project's own rule text (the template its family
+    registered, `engine.Family.rules_page`: templates/rules/<kind>.html)."""
     if kind not in engine.KINDS:
         raise Http404(f"No game kind {kind}.")
     figures = rules_figures(kind)  # SVG we draw from the engine's data: safe markup
@@ -410,7 +414,7 @@ def rules_page(request: HttpRequest, kind: str) -> HttpResponse:
         "kind": kind, "label": info.title, "info": info,
         # the bottom right square: the page says how far the square names run
         "last_square": format_cell((info.rows - 1, info.cols - 1)),
-        "rules_template": f"rules/{kind}.html", "kinds": _kinds(),
+        "rules_template": engine.family_of(kind).rules_template(kind), "kinds": _kinds(),
         "start_svg": mark_safe(figures["start"]),
         "pieces": [{"name": p["name"], "svg": mark_safe(p["svg"])}
                    for p in figures["pieces"]],

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from bloqueio_site.errors import ServiceError
-from games.live import realtime
+from games import announce
 from notifications.models import KINDS, EmailChoice, Kind, Mail, Notification
 from notifications.selectors import notification_json, unread_count
 
@@ -63,7 +63,7 @@ def notify(user: User, kind: Kind, *, game_id: int | None = None,
                 note = _refresh_turn(user.pk, game_id, fields)
                 if note is None:
                     raise
-        transaction.on_commit(partial(_push, note))
+        announce.send_on_commit(announce.ToUsers([note.user_id], partial(_notice, note)))
     return note
 
 
@@ -76,10 +76,10 @@ def _refresh_turn(user_id: int, game_id: int | None, fields: dict[str, Any]
     return rows.first()
 
 
-def _push(note: Notification) -> None:
-    realtime.notify_users([note.user_id], {
-        "event": "notification", "game_id": note.game_id,
-        "notification": notification_json(note), "unread": unread_count(note.user_id)})
+def _notice(note: Notification) -> dict[str, Any]:
+    """The notice of ``note``, built after its commit (the unread count reads it)."""
+    return {"event": "notification", "game_id": note.game_id,
+            "notification": notification_json(note), "unread": unread_count(note.user_id)}
 
 
 def mark_read(user: User, ids: Iterable[int] | None, *, now: datetime | None = None) -> int:
@@ -90,15 +90,15 @@ def mark_read(user: User, ids: Iterable[int] | None, *, now: datetime | None = N
         rows = rows.filter(pk__in=list(ids))
     rows.update(read_at=now or timezone.now())
     left = unread_count(user.pk)
-    transaction.on_commit(partial(push_unread, user.pk, left))
+    push_unread(user.pk, left)
     return left
 
 
 def push_unread(user_id: int, unread: int | None = None) -> None:
-    """Tell the user's sockets how many are unread now (some were read). After commit."""
-    realtime.notify_users([user_id], {
+    """Tell the user's sockets how many are unread now (some were read), after commit."""
+    announce.send_on_commit(announce.ToUsers([user_id], lambda: {
         "event": "notifications_read", "game_id": None,
-        "unread": unread_count(user_id) if unread is None else unread})
+        "unread": unread_count(user_id) if unread is None else unread}))
 
 
 def set_email_choices(user: User, choices: dict[str, bool]) -> EmailChoice:

@@ -11,5 +11,4 @@ urlpatterns = [
     path("auth/tokens/<str:token_id>/", views.TokenRevokeView.as_view(), name="api-token-revoke"),
     path("auth/password/", views.PasswordView.as_view(), name="api-password"),
     path("me/", views.MeView.as_view(), name="api-me"),
-    path("users/<str:username>/", views.ProfileView.as_view(), name="api-profile"),
 ]

@@ -4,7 +4,6 @@ public profiles."""
 from __future__ import annotations
 
 from django.contrib.auth import update_session_auth_hash
-from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
@@ -18,7 +17,6 @@ from accounts.api.serializers import (
     NewTokenIn,
     NewTokenOut,
     PasswordIn,
-    ProfileOut,
     RegisterIn,
     RegisterOut,
     TokenIn,
@@ -122,14 +120,3 @@ class MeView(APIView):
             addresses.change_email(user=request.user, email=data.validated_data["email"],
                                    absolute=request.build_absolute_uri)
         return Response(selectors.me_json(request.user))
-
-
-class ProfileView(APIView):
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(responses={200: ProfileOut, **errors(401, 404)})
-    def get(self, request: Request, username: str) -> Response:
-        user = selectors.active_user(username)
-        if user is None:
-            raise Http404
-        return Response(selectors.profile_json(user))

@@ -112,8 +112,17 @@ class TurnBasedTimeControlField(TimeControlField):
 BOT_LEVEL_HELP = "easy, medium or hard"
 
 
+class KindField(serializers.ChoiceField):
+    """A game kind: one of those registered when the serializer is made (a field is
+    rebuilt for every serializer instance), so a family registered later is accepted
+    and one unregistered is refused again (drf-spectacular's ``KindEnum``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=list(engine.KINDS), **kwargs)
+
+
 class CreateGameIn(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=list(engine.KINDS))
+    kind = KindField()
     ranked = StrictBooleanField(default=False)
     time_control = TimeControlField(
         required=False, allow_null=True, default=None,
@@ -173,7 +182,7 @@ class GameListIn(QueryIn):
     status = serializers.ChoiceField(
         choices=GAME_STATUSES, required=False
     )
-    kind = serializers.ChoiceField(choices=list(engine.KINDS), required=False)
+    kind = KindField(required=False)
 
 
 # -- output shapes (documentation) -----------------------------------------------------
@@ -348,7 +357,7 @@ class ExportOut(serializers.Serializer):
 
 
 class QueueIn(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=list(engine.KINDS))
+    kind = KindField()
     time_control = TurnBasedTimeControlField(
         required=False, allow_null=True, default=None,
         help_text="null: a live game on the kind's clock; `{days}`: a turn-based game, "

@@ -2,7 +2,14 @@
 
 from django.urls import path
 
-from games.api import analysis_views, computer_views, invitation_views, ranked_views, views
+from games.api import (
+    analysis_views,
+    computer_views,
+    invitation_views,
+    profile_views,
+    ranked_views,
+    views,
+)
 
 urlpatterns = [
     path("kinds/", views.KindsView.as_view(), name="api-kinds"),
@@ -43,6 +50,7 @@ urlpatterns = [
          invitation_views.AcceptInvitationView.as_view(), name="api-invitation-accept"),
     path("invitations/<int:invitation_id>/decline/",
          invitation_views.DeclineInvitationView.as_view(), name="api-invitation-decline"),
+    path("users/<str:username>/", profile_views.ProfileView.as_view(), name="api-profile"),
     path("matchmaking/", ranked_views.MatchmakingView.as_view(), name="api-matchmaking"),
     path("leaderboard/<str:kind>/", ranked_views.LeaderboardView.as_view(),
          name="api-leaderboard"),

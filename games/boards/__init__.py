@@ -1,8 +1,8 @@
 """Boards, one module per game family: the spec the page draws from, and the SVG image.
 
-`board_spec(kind)` is the common part (kind, family, title, grid size, per seat and per
+`board_spec(kind)` is the common part (kind, family, script, title, grid size, per seat and per
 colour its name, colours and initial) plus the family's own (`<family>.spec`); the page
-embeds it as JSON and `static/js/boards/<family>.js` draws with it. `render_svg` is the
+embeds it as JSON and `static/js/boards/<script>.js` draws with it. `render_svg` is the
 same position as a standalone image (`/games/{id}/board.svg`). `page_spec(kind)` is
 the spec as the page embeds it, its colours the theme's and palette's CSS variables
 (palettes.py). A family module has:
@@ -11,12 +11,15 @@ the spec as the page embeds it, its colours the theme's and palette's CSS variab
     render_svg(kind, spec, state, *, ply, title) -> str
     piece_figures(kind) -> [{"name", "svg"}]           optional: its pieces, for the rules page
 
-Only this package and the page's board modules know families; everything else asks here.
+A family names its module in its one registration (`engine.Family.board`, with the
+page's module as `script`); only the family modules here and the page's board modules
+know families, and everything else asks here.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
 from collections.abc import Callable
 from functools import cache
 from types import ModuleType
@@ -25,14 +28,17 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games import engine
-from games.boards import barrier, blockade, blokus
 from games.boards.colours import seat_styles
 from games.boards.palettes import paint, painted
 
 # A spec in the reader's words (games/drawings.py): a copy with names translated.
 Words = Callable[[dict[str, Any]], dict[str, Any]]
 
-FAMILIES: dict[str, ModuleType] = {"barrier": barrier, "blockade": blockade, "blokus": blokus}
+
+
+def family_board(kind: str) -> ModuleType:
+    """The server board module `kind`'s family registered (`engine.Family.board`)."""
+    return importlib.import_module(engine.family_of(kind).board)
 
 
 @cache
@@ -51,8 +57,10 @@ def _spec(kind: str) -> dict[str, Any]:
             for seat in range(info.seats)
         ],
         "measure": {"name": info.measure_name, "higher_is_better": info.measure_higher_is_better},
+        # the page's board module: static/js/boards/<script>.js (engine.Family.script)
+        "script": engine.family_of(kind).script,
     }
-    return {**common, **FAMILIES[info.family].spec(kind)}
+    return {**common, **family_board(kind).spec(kind)}
 
 
 def board_spec(kind: str) -> dict[str, Any]:
@@ -73,7 +81,7 @@ def page_seat_styles(kind: str) -> list[dict[str, Any]]:
 
 def board_css(kind: str) -> str:
     """The static path of the stylesheet of `kind`'s board module."""
-    return f"css/boards/{_spec(kind)['family']}.css"
+    return f"css/boards/{_spec(kind)['script']}.css"
 
 
 def render_svg(kind: str, state: dict[str, Any], *, ply: int | None = None,
@@ -81,14 +89,14 @@ def render_svg(kind: str, state: dict[str, Any], *, ply: int | None = None,
     """The position `state` of a `kind` game as a standalone SVG (row 0 at the top);
     `words` puts the spec's names in the reader's language (games/drawings.py)."""
     spec = _spec(kind) if words is None else words(_spec(kind))
-    return FAMILIES[spec["family"]].render_svg(kind, spec, state, ply=ply, title=title)
+    return family_board(kind).render_svg(kind, spec, state, ply=ply, title=title)
 
 
 def rules_figures(kind: str, words: Words | None = None) -> dict[str, Any]:
     """The rules page's drawings, from the engine's own data: the starting position
     (`start`, an SVG) and, for a family with pieces, each piece (`pieces`)."""
     spec = _spec(kind)
-    family = FAMILIES[spec["family"]]
+    family = family_board(kind)
     named = spec if words is None else words(spec)
     start = render_svg(kind, engine.get(kind).initial().to_json(), words=words,
                        title=gettext("%(kind)s: the starting position") % {

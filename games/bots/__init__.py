@@ -15,15 +15,16 @@ action (see docs/bots.md for how ``budget_s`` becomes a node budget).
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
-from types import ModuleType
-from typing import Any
+from functools import cache
+from typing import Any, cast
 
+from games import engine
 from games.engine import PASS, Rules
 
-from . import barrier, blockade, blokus
-from .core import CLOCK_SHARE, Budget, Choice, only_action
+from .core import CLOCK_SHARE, Budget, Choice, FamilyBot, only_action
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 # How strong each level is, in a sentence the lobby shows, from the ladder's figures
@@ -46,17 +47,24 @@ ABOUT: dict[str, str] = {
 }
 DEFAULT_BUDGET_S = 1.0  # hard's default thinking time per move, at most
 
-# The only place that maps a family to its evaluation module.
-_FAMILIES: dict[str, ModuleType] = {"barrier": barrier, "blockade": blockade, "blokus": blokus}
-
-__all__ = ["ABOUT", "LEVELS", "Choice", "choose", "explain", "think"]
+__all__ = ["ABOUT", "LEVELS", "Choice", "FamilyBot", "choose", "explain", "think"]
 
 
-def _family(rules: Rules) -> ModuleType:
+@cache
+def _bot(module: str) -> FamilyBot:
+    return cast(FamilyBot, importlib.import_module(module))
+
+
+def _family(rules: Rules) -> FamilyBot:
+    """The bot module the family of ``rules`` registered (``engine.Family.bot``)."""
+    module: str | None
     try:
-        return _FAMILIES[rules.info.family]
+        module = engine.family(rules.info.family).bot
     except KeyError:
-        raise ValueError(f"no bot for the {rules.info.family!r} family") from None
+        module = None
+    if not module:
+        raise ValueError(f"no bot for the {rules.info.family!r} family")
+    return _bot(module)
 
 
 def think(

@@ -1,7 +1,8 @@
 """The protocol-level half of the bots: budgets, the family interface and search.
 
-Nothing here knows a game family: a family module supplies an ``Evaluator`` (ordered
-candidate actions and a static score) and the search below works on any ``Rules``.
+Nothing here knows a game family: a family's bot module (``FamilyBot``, next to its
+engine) builds an ``Evaluator`` (ordered candidate actions and a static score) and the
+search below works on any ``Rules``.
 Search is budgeted by NODES, not by time, so a given seed and node budget always give
 the same move; the wall clock is only a safety cap (see docs/bots.md).
 """
@@ -70,6 +71,25 @@ class Evaluator(Protocol):
     def evaluate(self, state: Any, me: int) -> float:
         """Static score of a running position for seat ``me`` (higher is better)."""
         ...
+
+
+class FamilyBot(Protocol):
+    """What a family's bot module provides (named by its ``Family.bot``; docs/bots.md).
+
+    The family's own module may read the family's internals; ``games.bots`` reaches it
+    only through this interface, and picks the level, the seed's generator and the
+    budget itself.
+    """
+
+    def easy(self, rules: Rules, state: Any, rng: random.Random) -> Any: ...
+
+    def medium(self, rules: Rules, state: Any, rng: random.Random) -> Any: ...
+
+    def hard(self, rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice: ...
+
+    def nodes_per_second(self, rules: Rules) -> int: ...
+
+    def explain(self, rules: Rules, state: Any, action: Any) -> str: ...
 
 
 def terminal_score(rules: Rules, state: Any, me: int) -> float:

@@ -11,21 +11,21 @@ import argparse
 import sys
 
 from .errors import EngineError
-from .registry import KINDS, get
+from .registry import get, kinds
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     show = sub.add_parser("show", help="print the position after a game in notation")
-    show.add_argument("kind", help=f"one of: {', '.join(KINDS)}")
+    show.add_argument("kind", help=f"one of: {', '.join(kinds())}")
     show.add_argument(
         "game", nargs="*", help='events, e.g. "f2 f8 d3h resign:1" (bloqueio), "c2 c1" (blockade)'
     )
     sub.add_parser("kinds", help="list the game kinds")
     args = parser.parse_args(argv)
     if args.command == "kinds":
-        print("\n".join(KINDS))
+        print("\n".join(kinds()))
         return 0
     try:
         rules = get(args.kind)

@@ -3,7 +3,8 @@
 The platform (services, consumers, API, replays, ratings, clocks, bots, the page) talks
 only to these protocols: it never imports a family's module, tests ``isinstance``
 against a family's classes or names a game kind. A family lives in its own subpackage
-(``barrier/``, ``blockade/``, ``blokus/``) and registers its kinds in ``registry.py``.
+(``barrier/``, ``blockade/``, ``blokus/``), declares itself once (``FAMILY``,
+``family.py``) and is listed in ``registry.py``.
 
 States are immutable values: ``apply`` and ``leave`` return new ones. Actions and
 events are frozen dataclasses with ``to_json()``; their JSON is the CONTRACT.md form.

@@ -108,14 +108,16 @@ def on_credentials_revoked(sender: Any, *, user_id: int, **kwargs: Any) -> None:
 
 def send_to_game(game_id: int, message: dict[str, Any]) -> None:
     """Fan a committed change that is not an event (a chat message) out to the game's
-    sockets: the same one PUBLISH and per-process delivery as events. Call after commit."""
+    sockets: the same one PUBLISH and per-process delivery as events. Services do not
+    call it: `games.announce.send_on_commit(ToGame(...))` does, after commit."""
     _send_soon([(fanout.game_topic(game_id), message)], f"{message['type']} of game {game_id}")
 
 
 def notify_users(user_ids: list[int], message: dict[str, Any]) -> None:
     """A personal `notify` message to each of `user_ids`' `/ws/me/` sockets, on every
     process (a notification and the unread count, a rematch offered, answered, started).
-    Call after commit; it only notifies."""
+    Services do not call it: `games.announce.send_on_commit(ToUsers(...))` does, after
+    commit; it only notifies."""
     if user_ids:
         _send_soon([(fanout.user_topic(uid), {"type": "notify", **message})
                     for uid in user_ids], f"{message.get('event')} notice")

@@ -1,9 +1,10 @@
 // The game page: play (or watch) one game live. The page embeds the game, the board spec,
 // the events so far and who you are; the socket keeps them current. Everything about the
 // board (drawing, clicks, taps, keys, notation) is the family's board module
-// (static/js/boards/<family>.js, docs/web.md); this page feeds it the state and the
-// viewer's legal actions (from the API), answers its questions (`check`: the engine's
-// reason for a refusal) and sends the actions it makes.
+// (static/js/boards/<script>.js: the spec's `script`, from the family's registration;
+// docs/web.md); this page feeds it the state and the viewer's legal actions (from the
+// API), answers its questions (`check`: the engine's reason for a refusal) and sends the
+// actions it makes.
 
 import { del, el, get, post, readData } from "./api.js";
 import { awayText, chip, clockBase, clockLow, clockNow, clockText, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
@@ -15,7 +16,7 @@ import { GameSocket } from "./socket.js";
 
 const data = readData("game-data");
 const { spec } = data;
-const family = await import(`./boards/${spec.family}.js`);
+const family = await import(`./boards/${spec.script}.js`);
 let game = data.game;
 let mySeat = data.me.seat;
 let presence = game.presence || null;

@@ -10,7 +10,7 @@ import { moveText, renderMoves, renderPlayers, renderResult, seatLabel } from ".
 
 const data = readData("replay-data");
 const { spec, states, game } = data;
-const family = await import(`./boards/${spec.family}.js`);
+const family = await import(`./boards/${spec.script}.js`);
 const max = states.length - 1;
 const $ = (id) => document.getElementById(id);
 const board = family.createBoard($("board"), spec, { label: interpolate(gettext("%(game)s replay board"), { game: data.label }) });

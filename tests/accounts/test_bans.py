@@ -145,7 +145,7 @@ def test_superusers_and_yourself_cannot_be_banned(root, alice, bob, ban):
 
 
 def test_the_computer_is_not_banned(root, ban):
-    from accounts.bots import bot_account
+    from games.bot_accounts import bot_account
 
     hard = bot_account("hard")
     with pytest.raises(services.BanRefused, match="the computer"):

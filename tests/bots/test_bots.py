@@ -179,7 +179,7 @@ def test_medium_does_not_step_into_a_jump() -> None:
 
 
 def test_hard_expects_the_reply_medium_would_play() -> None:
-    from games.bots.barrier import REPLY_WIDTH, BarrierEvaluator, HardEvaluator, _score
+    from games.engine.barrier.bot import REPLY_WIDTH, BarrierEvaluator, HardEvaluator, _score
 
     rules = engine.get("quoridor")
     # seat 0 (hard, say) has just moved: seat 1 replies, walls in hand, paths crossing
@@ -248,7 +248,7 @@ def test_four_seat_hard_stops_a_leader_nobody_else_would() -> None:
 
 
 def test_the_runner_model_steps_unless_a_barrier_gains_a_whole_step_more() -> None:
-    from games.bots.barrier import BarrierEvaluator, _runner
+    from games.engine.barrier.bot import BarrierEvaluator, _runner
 
     rules = engine.get("quoridor4")
     ev = BarrierEvaluator(rules)
@@ -264,7 +264,7 @@ def test_the_runner_model_steps_unless_a_barrier_gains_a_whole_step_more() -> No
 
 @pytest.mark.parametrize("kind", ["bloqueio", "quoridor4"])
 def test_four_seat_hard_at_its_full_budget_is_legal_bounded_and_seeded(kind: str) -> None:
-    from games.bots.barrier import LOOKAHEAD_ROUNDS, nodes_per_second
+    from games.engine.barrier.bot import LOOKAHEAD_ROUNDS, nodes_per_second
 
     rules, state = _midgame(kind, 9)
     nodes = nodes_per_second(rules)
@@ -302,7 +302,7 @@ def test_a_lookahead_with_several_opponent_models_keeps_each_candidates_worst() 
 
 @pytest.mark.parametrize("kind", ["bloqueio", "quoridor4"])
 def test_the_pawn_race_counts_turn_order_and_jumps(kind: str) -> None:
-    from games.bots.barrier import race
+    from games.engine.barrier.bot import race
 
     rules = engine.get(kind)
     state = rules.initial()
@@ -318,7 +318,7 @@ def test_the_pawn_race_counts_turn_order_and_jumps(kind: str) -> None:
 
 
 def test_four_seat_medium_keeps_the_action_whose_race_plan_is_best() -> None:
-    from games.bots.barrier import BarrierEvaluator, _plan
+    from games.engine.barrier.bot import BarrierEvaluator, _plan
 
     rules, state = _midgame("quoridor4", 9)
     me = state.turn

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from accounts.bots import bot_account
 from accounts.models import User
 from games import engine, services
+from games.bot_accounts import bot_account
 from games.models import Game, Seat
 from tests.games.test_pages import embedded
 

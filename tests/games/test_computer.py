@@ -12,10 +12,10 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from accounts.bots import bot_account, label
 from accounts.models import User
 from games import computer, engine, selectors, services
 from games import round as game_round
+from games.bot_accounts import bot_account, label
 from games.errors import AlreadyStarted, HumansOnly, InvalidRequest, NotABot, NotAPlayer
 from games.models import Event, Game, Rating, RatingChange, Seat
 from games.ranked import leaderboard, matchmaking, ratings

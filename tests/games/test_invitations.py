@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from accounts.bots import bot_account
 from games import invitations, services, signals
+from games.bot_accounts import bot_account
 from games.models import Invitation, Seat
 from tests.conftest import client_for, make_user
 

@@ -1,5 +1,6 @@
 """The games package is layered: no import cycle anywhere in it, not even one hidden in a
-function (type-only imports aside), and the round model imports nothing of the platform."""
+function (type-only imports aside), the round model imports nothing of the platform, and
+only a family reaches into a family's modules."""
 
 from __future__ import annotations
 
@@ -97,3 +98,23 @@ def test_the_round_model_stands_on_the_engine_alone():
             outside = {m for m in _imports(name, path, modules)
                        if not m.startswith(("games.round", "games.engine"))}
             assert outside == set(), (name, outside)
+
+
+def test_only_a_family_reaches_into_a_family():
+    """A family's modules (games.engine.<family>.*) are imported by the engine's own
+    registry, that family and its server board module alone: bots, boards and the rest
+    of the platform reach it through the Rules protocol and its registration."""
+    modules = _modules()
+    families = {name.split(".")[2] for name in modules
+                if name.count(".") >= 2 and name.startswith("games.engine.")
+                and modules[name].name == "__init__.py"}
+    assert {"barrier", "blockade", "blokus"} <= families  # the scan sees them
+    for name, path in modules.items():
+        for target in _imports(name, path, modules):
+            parts = target.split(".")
+            if len(parts) < 3 or parts[:2] != ["games", "engine"] or parts[2] not in families:
+                continue
+            family = parts[2]
+            allowed = (name.startswith(f"games.engine.{family}")
+                       or name in ("games.engine.registry", f"games.boards.{family}"))
+            assert allowed, f"{name} imports {target}"

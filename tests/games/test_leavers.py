@@ -12,9 +12,9 @@ from asgiref.sync import async_to_sync
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from accounts.bots import bot_account
 from bloqueio_site.errors import ServiceError
 from games import computer, leavers, selectors, services, state_cache
+from games.bot_accounts import bot_account
 from games.errors import NotAPlayer
 from games.live import presence
 from games.models import Event, Game, Handover, Seat

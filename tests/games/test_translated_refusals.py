@@ -10,8 +10,8 @@ from django.apps import apps
 from django.test import Client
 from django.utils import translation
 
-from accounts.bots import bot_account
 from games import errors, services
+from games.bot_accounts import bot_account
 from games.ranked import matchmaking, ratings
 from tests.games.helpers import started_game
 

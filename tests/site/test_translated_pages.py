@@ -19,9 +19,9 @@ from django.test import Client, RequestFactory
 from django.utils import translation
 
 from accounts import lockout
-from accounts.bots import bot_account
 from bloqueio_site import unavailable, views
 from games import engine, services
+from games.bot_accounts import bot_account
 from tests.games.helpers import play, started_game
 from tests.moderation.conftest import moderators_group, staff
 from tests.site.visible_text import english_left

@@ -1,11 +1,13 @@
 """The blockade family on a 5x5 grid: ``blockade`` and ``blockade_run`` (RULES.md 3-4).
 
 Two seats; a seat with no legal action on its turn loses (``blocked``), so nobody ever
-passes. ``RULES`` maps each kind to its shared, stateless rules object.
+passes. ``RULES`` maps each kind to its shared, stateless rules object; ``FAMILY`` is
+the family's one registration (its rules, bot, boards and rules pages).
 """
 
 from __future__ import annotations
 
+from ..family import Family
 from .actions import Place, Run
 from .base import BlockadeFamilyRules
 from .place import BlockadeRules
@@ -17,7 +19,11 @@ RULES: dict[str, BlockadeFamilyRules] = {
     "blockade_run": BlockadeRunRules(),
 }
 
+# Its bot, boards and rules pages where every family keeps them (family.Family).
+FAMILY = Family("blockade", RULES)
+
 __all__ = [
+    "FAMILY",
     "RULES",
     "BlockadeFamilyRules",
     "BlockadeRules",

@@ -1,7 +1,7 @@
 """Blokus (classic 4 colours, classic for 2 seats, Duo): a pure-Python rules engine.
 
 ``RULES`` maps each kind to its rules object (the ``Rules`` protocol of protocol.py);
-the registry adds them with one import. No Django here.
+``FAMILY`` is the one registration the registry lists. No Django here.
 
 >>> from games.engine.blokus import RULES
 >>> rules = RULES["blokus"]
@@ -12,6 +12,7 @@ the registry adds them with one import. No Django here.
 
 from __future__ import annotations
 
+from ..family import Family
 from ..notation import format_cell
 from ..palettes import STANDARD
 from ..protocol import SeatInfo
@@ -66,4 +67,7 @@ RULES: dict[str, BlokusRules] = {
     ),
 }
 
-__all__ = ["RULES", "BlokusRules", "Geometry", "Place", "State"]
+# Its bot, boards and rules pages where every family keeps them (family.Family).
+FAMILY = Family("blokus", RULES)
+
+__all__ = ["FAMILY", "RULES", "BlokusRules", "Geometry", "Place", "State"]

@@ -14,11 +14,12 @@ import random
 from functools import cache
 from typing import Any
 
-from games.engine import PASS, Rules
-from games.engine.blokus.geometry import Geometry
-from games.engine.blokus.pieces import SIZES
+from games.bots.core import Budget, Choice, lookahead
 
-from .core import Budget, Choice, lookahead
+from ..common import PASS
+from ..protocol import Rules
+from .geometry import Geometry
+from .pieces import SIZES
 
 # Medium's score per placement, by board size: (size, new corners, own corners used
 # up, opponents' corners taken, reach toward the centre). On the 20x20 board big pieces

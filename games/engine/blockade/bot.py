@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import Rules
-from games.engine.blockade.board import CELLS, FULL, INDEX, NEIGHBOURS, bits
-from games.engine.blockade.run import GOALS
-from games.engine.blockade.state import RunState
+from games.bots.core import Budget, Choice, OutOfBudget, paranoid
 
-from .core import Budget, Choice, OutOfBudget, paranoid
+from ..protocol import Rules
+from .board import CELLS, FULL, INDEX, NEIGHBOURS, bits
+from .run import GOALS
+from .state import RunState
 
 FAR = 25  # a pawn walled off from its goal row
 SOLVED = 25  # the depth reported for a solved position: to the end of the game
@@ -38,9 +38,10 @@ def _free(state: RunState) -> int:
     return FULL & ~state.blocked
 
 
-def _bfs(start: int, free: int) -> list[int]:
-    """Layers of cells reachable from ``start`` through ``free`` cells."""
-    front = reach = 1 << start
+def _spread(front: int, free: int) -> list[int]:
+    """Layers of cells reachable from the cells of ``front`` through ``free`` cells,
+    ``front`` itself first."""
+    reach = front
     layers = [front]
     while True:
         nxt = 0
@@ -51,6 +52,11 @@ def _bfs(start: int, free: int) -> list[int]:
             return layers
         reach |= front
         layers.append(front)
+
+
+def _bfs(start: int, free: int) -> list[int]:
+    """Layers of cells reachable from ``start`` through ``free`` cells."""
+    return _spread(1 << start, free)
 
 
 def run_distance(state: RunState, seat: int) -> int:
@@ -118,17 +124,7 @@ def _near_path(state: RunState, seat: int, free: int) -> int:
 
 
 def _layers_to_goal(seat: int, free: int) -> list[int]:
-    front = reach = GOALS[seat] & free
-    layers = [front]
-    while front:
-        nxt = 0
-        for i in bits(front):
-            nxt |= NEIGHBOURS[i]
-        front = nxt & free & ~reach
-        reach |= front
-        if front:
-            layers.append(front)
-    return layers
+    return _spread(GOALS[seat] & free, free)
 
 
 def _mobility(rules: Any, state: Any) -> float:

@@ -5,7 +5,7 @@ into "plies until it could arrive" by its place in the turn order, so a tie goes
 whoever moves first. Barriers are only considered on the first edges of an opponent's
 shortest path (two anchors block each edge), which keeps the branching small enough
 for a real search in Python. This module may read the family's internals (geometry,
-bitboards); nothing outside ``games/bots`` relies on that.
+bitboards); nothing outside this family relies on that.
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
-from games.engine import PASS, Rules
-from games.engine.barrier.actions import Barrier, Move
-from games.engine.barrier.geometry import Geometry, bfs_path
+from games.bots.core import Budget, Choice, greedy, lookahead, paranoid
 
-from .core import Budget, Choice, greedy, lookahead, paranoid
+from ..common import PASS
+from ..protocol import Rules
+from .actions import Barrier, Move
+from .geometry import Geometry, bfs_path
 
 FAR = 99  # distance of a seat with no path (cannot happen in a legal position)
 WALL_VALUE = 0.5  # steps a barrier in hand is worth: a block must gain more than this
