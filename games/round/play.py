@@ -44,7 +44,8 @@ def play(round_: Round, seat: int | None, action: Action, now: datetime, *,
     passed was watched (a flag) or not (the time is given back); it is consulted only
     when `round_.overdue(now)`. A deadline passed and watched comes first: the flag is
     the progress, and an Act is then refused with FlagFell (the progress is still to
-    be written), a Leave by another seat still happens.
+    be written), a Leave by another seat still happens (or, that seat gone already, is
+    refused after the flag, which stands).
 
     Raises a `refusals.Refusal`; never changes `round_`.
     """
@@ -70,7 +71,13 @@ def play(round_: Round, seat: int | None, action: Action, now: datetime, *,
     if isinstance(action, Act):
         after = _act(rules, after, seat, action, now, events)
     elif isinstance(action, Leave):
-        after = _leave(rules, after, seat, action.why, now, events)
+        try:
+            after = _leave(rules, after, seat, action.why, now, events)
+        except refusals.Refusal as refusal:
+            if flagged is None:
+                raise
+            # the flag stands and is written; only the leave is refused (it had left)
+            return _progress(round_, after, events, refused=refusal)
     return _progress(round_, after, events)
 
 

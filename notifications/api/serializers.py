@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.api.serializers import QueryIn, QueryIntegerField
+from games.api.serializers import QueryIn, QueryIntegerField, StrictBooleanField
 from notifications.models import KINDS
 
 
@@ -57,10 +57,10 @@ class EmailChoicesIO(serializers.Serializer):
                     {unknown[0]: "Unknown notification kind."}, code="unknown_kind")
         return super().to_internal_value(data)
 
-    your_turn = serializers.BooleanField(required=False)
-    game_over = serializers.BooleanField(required=False)
-    invitation = serializers.BooleanField(required=False)
-    report_outcome = serializers.BooleanField(required=False)
+    your_turn = StrictBooleanField(required=False)
+    game_over = StrictBooleanField(required=False)
+    invitation = StrictBooleanField(required=False)
+    report_outcome = StrictBooleanField(required=False)
 
 
 class SettingsOut(serializers.Serializer):

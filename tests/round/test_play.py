@@ -203,3 +203,20 @@ def test_the_last_seat_standing_wins_and_leavers_rank_latest_first():
 def test_two_seats_one_resigns_the_other_wins():
     done = rnd.play(rnd.start("blockade_run", TIMED, T0), 0, rnd.Leave("resign"), T0)
     assert done.result.winner == 1 and done.ranking == (2, 1)
+
+
+def test_a_flag_stands_when_the_leave_after_it_is_refused():
+    """Found by the property test: a due, watched flag comes first; a removal of a seat
+    that had already left is then refused, and the flag is still the progress."""
+    rules = engine.get("bloqueio")
+    game = rnd.start("bloqueio", TIMED, T0)
+    for _ in range(4):  # every seat makes its (free) first move
+        step = next(a for a in rules.legal_actions(game.state) if a.to_json()["type"] == "move")
+        game = rnd.play(game, game.state.turn, rnd.Act(step.to_json(), game.ply), T0).round_after
+    game = rnd.play(game, 2, rnd.Leave("resign"), T0).round_after
+    late = at(TIMED["initial"] + 1)
+    done = rnd.play(game, 2, rnd.Leave("removed"), late, last_beat=late)
+    assert [(e.seat, e.action) for e in done.events] == [(0, {"type": "timeout"})]
+    assert isinstance(done.refused, refusals.AlreadyLeft)
+    assert done.round_after.seats[0] is rnd.SeatStatus.FLAGGED
+    assert done.round_after.seats[2] is rnd.SeatStatus.RESIGNED
