@@ -3,8 +3,6 @@ read-only; deleting a message asks for a reason and goes through chat.services."
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -13,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from accounts.models import User
+from bloqueio_site.read_only_admin import ReadOnly
 from chat import services
 from chat.models import ChatMessage, Mute
 from games.models import Game
@@ -21,19 +20,8 @@ from moderation.admin.reason import with_reason
 from moderation.admin.users import BloqueioUserAdmin
 
 
-class ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(ChatMessage)
-class ChatMessageAdmin(ReadOnly):
+class ChatMessageAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("id", "game", "room", "author", "text", "created_at", "deleted")
     list_filter = ("room", "deleted", "created_at")
     search_fields = ("author__username", "=game__id", "text")
@@ -59,14 +47,14 @@ class ChatMessageAdmin(ReadOnly):
 
 
 @admin.register(Mute)
-class MuteAdmin(ReadOnly):
+class MuteAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("user", "until", "by", "reason", "created_at")
     list_filter = ("created_at",)
     search_fields = ("user__username", "reason")
     list_select_related = ("user", "by")
 
 
-class ChatInline(admin.TabularInline):
+class ChatInline(ReadOnly, admin.TabularInline):
     """A game's chat, both rooms, on its admin page: read-only."""
 
     model = ChatMessage
@@ -76,12 +64,6 @@ class ChatInline(admin.TabularInline):
     fields = ("created_at", "room", "author", "text", "deleted")
     readonly_fields = fields
     ordering = ("id",)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class ChatUserAdmin(BloqueioUserAdmin):

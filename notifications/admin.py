@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.http import HttpRequest
 
+from bloqueio_site.read_only_admin import ReadOnly
 from notifications.models import Notification
 
 
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
+class NotificationAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("id", "user", "kind", "game", "created_at", "read_at", "mail")
     list_filter = ("kind", "mail")
     search_fields = ("user__username",)
     raw_id_fields = ("user", "game")
     ordering = ("-created_at",)
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False

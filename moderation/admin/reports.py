@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
+from bloqueio_site.read_only_admin import ReadOnly
 from games.models import Game
 from moderation import services
 from moderation.admin.links import admin_link, board, links
@@ -38,7 +39,8 @@ def _note(report: Report) -> str:
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(ReadOnly, admin.ModelAdmin):
+    # Reports change only through resolve and dismiss (logged), never by hand.
     list_display = ("id", "status", "created_at", "category", "target_type", "target",
                     "reporter", "handled_by")
     list_filter = ("status", "category", "target_type", "created_at")
@@ -54,15 +56,6 @@ class ReportAdmin(admin.ModelAdmin):
         open_first = Case(When(status=ReportStatus.OPEN, then=Value(0)), default=Value(1),
                           output_field=IntegerField())
         return (open_first.asc(), "created_at", "id")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # reports change only through resolve/dismiss (logged)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_handle_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("moderation.change_report")
