@@ -12,14 +12,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.db import DatabaseError
 from django.utils.translation import gettext_lazy as _
 
-from bloqueio_site.errors import ServiceError
 from chat import rooms, selectors, services
-from chat.errors import Muted
 from chat.models import ChatMessage
-from games.live.sockets import DATABASE_DOWN
 from games.live.subprotocols import GameSocket
 
 log = logging.getLogger(__name__)
@@ -53,19 +49,9 @@ class ChatProtocol:
         if socket.user_id is None:
             await socket.send_json(socket.error("not_authenticated", _("Log in to chat."), ref))
             return
-        try:
-            message = await socket.in_language(services.post_message)(
-                game_id=socket.game_id, user=socket.user, text=content.get("text"))
-        except Muted as exc:
-            await socket.send_json({**socket.error(exc.code, exc.detail, ref),
-                                    "until": exc.as_dict()["until"]})
-        except ServiceError as exc:
-            await socket.send_json(socket.error(exc.code, exc.detail, ref))
-        except DatabaseError:
-            log.warning("database error on a chat message", exc_info=True)
-            await socket.send_json(socket.error("unavailable", DATABASE_DOWN, ref))
-        else:
-            await socket.send_json({"type": "ack", "ref": ref, "id": message.pk})
+        await socket.answer(ref, lambda: socket.in_language(services.post_message)(
+            game_id=socket.game_id, user=socket.user, text=content.get("text")),
+            lambda message: {"id": message.pk}, what="a chat message")
 
     def relays(self, socket: GameSocket, message: dict[str, Any]) -> bool:
         return message["room"] in rooms.readable_rooms(

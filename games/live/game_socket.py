@@ -16,11 +16,9 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from django.db import DatabaseError
 from django.utils.translation import gettext_lazy as _
 
 from bloqueio_site import jsontext
-from bloqueio_site.errors import ServiceError
 from bloqueio_site.jsontext import iso
 from bloqueio_site.off_loop import off_loop
 from games import leavers, privacy, selectors, services
@@ -29,11 +27,10 @@ from games.live.frames import (
     CLOSE_BANNED,
     CLOSE_NOT_FOUND,
     CLOSE_UNAUTHORIZED,
-    FrameError,
     TokenBucket,
     ref_of,
 )
-from games.live.sockets import BANNED, DATABASE_DOWN, TOKEN_REFUSED, BaseConsumer
+from games.live.sockets import BANNED, TOKEN_REFUSED, BaseConsumer
 from games.round import turn_based
 
 log = logging.getLogger(__name__)
@@ -236,29 +233,22 @@ class GameConsumer(BaseConsumer):
             await super().handle(kind, content)
 
     async def _write(self, kind: str, content: dict[str, Any], ref: Any) -> None:
-        try:
-            if kind == "action":
-                ply = content.get("ply")
-                if type(ply) is not int:
-                    raise FrameError("invalid", _("`ply` must be the game's current ply."))
-                if not isinstance(content.get("action"), dict):
-                    raise FrameError("invalid", _("`action` must be an action object."))
-                done = await self.in_language(services.submit_action)(
-                    game_id=self.game_id, user=self.user, action=content["action"], ply=ply)
-                ply_after = done.event.ply
-            else:
-                game = await self.in_language(services.resign)(
-                    game_id=self.game_id, user=self.user)
-                ply_after = game.ply
-        except FrameError as exc:
-            await self.send_json(self.error(exc.code, exc.detail, ref, exc.params))
-        except ServiceError as exc:
-            await self.send_json(self.error(exc.code, exc.detail, ref))
-        except DatabaseError:
-            log.warning("database error on a websocket write", exc_info=True)
-            await self.send_json(self.error("unavailable", DATABASE_DOWN, ref))
+        if kind == "resign":
+            await self.answer(ref, lambda: self.in_language(services.resign)(
+                game_id=self.game_id, user=self.user), lambda game: {"ply": game.ply},
+                what="a websocket resignation")
+            return
+        ply = content.get("ply")
+        if type(ply) is not int:
+            await self.send_json(self.error(
+                "invalid", _("`ply` must be the game's current ply."), ref))
+        elif not isinstance(content.get("action"), dict):
+            await self.send_json(self.error(
+                "invalid", _("`action` must be an action object."), ref))
         else:
-            await self.send_json({"type": "ack", "ref": ref, "ply": ply_after})
+            await self.answer(ref, lambda: self.in_language(services.submit_action)(
+                game_id=self.game_id, user=self.user, action=content["action"], ply=ply),
+                lambda done: {"ply": done.event.ply}, what="a websocket write")
 
     async def _hand_over(self, content: dict[str, Any], ref: Any) -> None:
         """`{"type": "bot", "seat": s, "level"?: ...}`: hand a leaver's seat to a bot,
@@ -267,18 +257,9 @@ class GameConsumer(BaseConsumer):
         if type(seat) is not int or seat < 0:
             await self.send_json(self.error("invalid", _("`seat` must be a seat number."), ref))
             return
-        try:
-            await self.in_language(leavers.hand_to_bot)(
-                game_id=self.game_id, seat=seat, user=self.user, level=level)
-        except ServiceError as exc:
-            frame = self.error(exc.code, exc.detail, ref)
-            frame.update({k: v for k, v in exc.as_dict().items() if k not in frame})
-            await self.send_json(frame)
-        except DatabaseError:
-            log.warning("database error on a websocket hand-over", exc_info=True)
-            await self.send_json(self.error("unavailable", DATABASE_DOWN, ref))
-        else:
-            await self.send_json({"type": "ack", "ref": ref, "seat": seat})
+        await self.answer(ref, lambda: self.in_language(leavers.hand_to_bot)(
+            game_id=self.game_id, seat=seat, user=self.user, level=level),
+            lambda _game: {"seat": seat}, what="a websocket hand-over")
 
     async def _send_sync(self, after: int, histories: list[tuple[subprotocols.SubProtocol, int]]
                          ) -> None:

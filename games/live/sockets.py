@@ -29,6 +29,7 @@ from accounts import ws_auth
 from bloqueio_site import jsontext, languages
 from bloqueio_site.drain import SCOPE_KEY as DRAIN
 from bloqueio_site.drain import SEND_NOW_KEY as SEND_NOW
+from bloqueio_site.errors import ServiceError
 from bloqueio_site.off_loop import off_loop
 from games.live import fanout
 from games.live.frames import (
@@ -291,6 +292,26 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
             with translation.override(language):
                 return func(*args, **kwargs)
         return off_loop(run)  # type: ignore[no-any-return]
+
+    async def answer(self, ref: Any, call: Callable[[], Awaitable[Any]],
+                     ack: Callable[[Any], dict[str, Any]], *, what: str) -> None:
+        """Do a client frame's service call and answer it, the same way on every socket:
+        `{"type": "ack", "ref", ...ack(result)}`, or the refusal as an error frame with
+        every field the refusal carries (a mute's or a grace's `until`), or `unavailable`
+        when the database is down (logged as `what`)."""
+        try:
+            result = await call()
+        except FrameError as exc:
+            await self.send_json(self.error(exc.code, exc.detail, ref, exc.params))
+        except ServiceError as exc:
+            frame = self.error(exc.code, exc.detail, ref)
+            frame.update({k: v for k, v in exc.as_dict().items() if k not in frame})
+            await self.send_json(frame)
+        except DatabaseError:
+            log.warning("database error on %s", what, exc_info=True)
+            await self.send_json(self.error("unavailable", DATABASE_DOWN, ref))
+        else:
+            await self.send_json({"type": "ack", "ref": ref, **ack(result)})
 
     async def refuse(self, code: str, detail: Detail, close_code: int,
                      params: dict[str, Any] | None = None) -> None:

@@ -31,6 +31,8 @@ class GameSocket(Protocol):
 
     def in_language(self, function: Any) -> Any: ...
 
+    async def answer(self, ref: Any, call: Any, ack: Any, *, what: str) -> None: ...
+
 
 class SubProtocol(Protocol):
     """One conversation over the game socket; names must not clash with the game's."""
