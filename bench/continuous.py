@@ -34,13 +34,10 @@ from load import (
     GameRun,
     api,
     connection,
-    cpu_seconds,
-    pids_named,
-    process_usage,
     register,
     server_pids,
-    start_profilers,
 )
+from processes import Window
 
 
 @dataclass
@@ -134,19 +131,12 @@ async def main_async(args: argparse.Namespace, bases: list[str],
         print(f"{args.games} slots playing; window opens in {args.warmup} s", flush=True)
         await asyncio.sleep(args.warmup)
         pids = pids or server_pids()
-        profilers = start_profilers(pids, args.profile, args.profile_gil,
-                                    args.profile_idle) if args.profile else []
-        cpu0 = {pid: cpu_seconds(pid) for pid in pids}
-        services0 = {pid: cpu_seconds(pid) for pid in pids_named("postgres", "redis-server")}
-        client0 = time.process_time()
+        measured = Window(pids, args).open()
         window[:] = [time.perf_counter(), time.perf_counter() + args.continuous]
         await asyncio.sleep(args.continuous)
-        cpu, rss = process_usage(cpu0)
-        services_cpu = sum(process_usage(services0)[0].values())
-        client_cpu = time.process_time() - client0
-        for profiler in profilers:  # py-spy writes its samples when interrupted
-            profiler.send_signal(2)
-            profiler.wait(30)
+        usage = measured.close()
+        cpu, rss, services_cpu, client_cpu = (usage.cpu, usage.rss, usage.services_cpu,
+                                              usage.client_cpu)
         stop.set()
         await asyncio.wait_for(asyncio.gather(*slots, return_exceptions=True), 30)
     opens, closes = window

@@ -69,6 +69,7 @@ import websockets
 from balancer import Ports, proxies
 from processes import (  # noqa: F401  (re-exported: the other benchmarks use load.spawn ...)
     ROOT,
+    Window,
     cpu_seconds,
     free_port,
     peak_rss_mib,
@@ -273,13 +274,7 @@ async def main_async(args: argparse.Namespace, bases: list[str],
                 batch = []
     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in batch)), 60)
     pids = pids or server_pids()
-    profilers = start_profilers(pids, args.profile, args.profile_gil,
-                                 args.profile_idle) if args.profile else []
-    cpu0 = {pid: cpu_seconds(pid) for pid in pids}
-    # The machine's PostgreSQL and Redis, whoever else uses them meanwhile (so an upper
-    # bound for this run's share on a shared machine).
-    services0 = {pid: cpu_seconds(pid) for pid in pids_named("postgres", "redis-server")}
-    client0 = time.process_time()
+    window = Window(pids, args).open()
     started = time.perf_counter()
     ready.set()
     try:
@@ -288,13 +283,10 @@ async def main_async(args: argparse.Namespace, bases: list[str],
     except TimeoutError:
         print("duration reached before every game finished", flush=True)
     elapsed = time.perf_counter() - started
-    client_cpu = time.process_time() - client0
+    usage = window.close()
     stop.set()
-    cpu, rss = process_usage(cpu0)
-    services_cpu = sum(process_usage(services0)[0].values())
-    for profiler in profilers:  # py-spy writes its samples when interrupted
-        profiler.send_signal(2)
-        profiler.wait(30)
+    cpu, rss, services_cpu, client_cpu = (usage.cpu, usage.rss, usage.services_cpu,
+                                          usage.client_cpu)
     results = await asyncio.gather(*tasks, return_exceptions=True)
     failures = [repr(r) for r in results if isinstance(r, BaseException)]
     latencies = sorted(x for r in runs for x in r.latencies)

@@ -18,7 +18,9 @@ import time
 import urllib.request
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -242,3 +244,43 @@ def start_profilers(pids: list[int], prefix: str, gil: bool, idle: bool = False
                               *(["--gil"] if gil else []), *(["--idle"] if idle else [])],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for pid in pids]
+
+
+@dataclass
+class Usage:
+    """What a measured window cost: the servers' CPU seconds and peak RSS by pid, the
+    machine's PostgreSQL and Redis CPU seconds (whoever used them meanwhile: an upper
+    bound for this run's share on a shared machine), the load client's own CPU."""
+
+    cpu: dict[int, float]
+    rss: dict[int, float]
+    services_cpu: float
+    client_cpu: float
+
+
+class Window:
+    """A measured window over the server processes `pids`: `open()` starts the
+    profilers (with `--profile`) and reads every counter; `close()` reads them again and
+    stops the profilers (py-spy writes its samples when interrupted)."""
+
+    def __init__(self, pids: list[int], args: Any) -> None:
+        self.pids, self.args = pids, args
+
+    def open(self) -> Window:
+        args = self.args
+        self.profilers = start_profilers(self.pids, args.profile, args.profile_gil,
+                                         args.profile_idle) if args.profile else []
+        self.cpu0 = {pid: cpu_seconds(pid) for pid in self.pids}
+        self.services0 = {pid: cpu_seconds(pid)
+                          for pid in pids_named("postgres", "redis-server")}
+        self.client0 = time.process_time()
+        return self
+
+    def close(self) -> Usage:
+        client_cpu = time.process_time() - self.client0
+        cpu, rss = process_usage(self.cpu0)
+        services_cpu = sum(process_usage(self.services0)[0].values())
+        for profiler in self.profilers:
+            profiler.send_signal(2)
+            profiler.wait(30)
+        return Usage(cpu, rss, services_cpu, client_cpu)
