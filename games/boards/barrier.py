@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.boards.colours import INK, seat_styles
+from games.boards.svg import opening
 
 CELL = 40  # one cell, in SVG user units
 MARGIN = 22  # room for the coordinate labels around the board
@@ -89,14 +90,7 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
     """A standalone SVG of a barrier-game position (no rotation: row 0 at the top)."""
     grid, seats = spec["grid"], spec["seats"]
     size = grid * CELL + 2 * MARGIN
-    default_title = _("%(kind)s position") % {"kind": spec["title"]}
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
-        f'width="{size}" height="{size}" role="img" class="board" data-kind="{kind}"'
-        + (f' data-ply="{ply}"' if ply is not None else "") + ">",
-        f"<title>{escape(title or default_title)}</title>",
-        f'<rect width="{size}" height="{size}" rx="12" fill="#f1f5f9"/>',
-    ]
+    out = opening(kind, spec, size, size, ply=ply, title=title, background="#f1f5f9")
     for k in range(grid):
         x = MARGIN + k * CELL + CELL / 2
         out.append(f'<text x="{x}" y="{MARGIN - 7}" class="label" text-anchor="middle" '

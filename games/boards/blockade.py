@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.boards.colours import INK
+from games.boards.svg import opening
 
 CELL = 64  # one cell, in SVG user units
 MARGIN = 26  # room for the coordinate labels around the board
@@ -89,14 +90,7 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
     width, height = cols * CELL + 2 * MARGIN, rows * CELL + 2 * MARGIN
     last = state.get("last") or None
     last_at = tuple(last["at"]) if last else None
-    default_title = _("%(kind)s position") % {"kind": spec["title"]}
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" class="board" data-kind="{escape(kind)}"'
-        + (f' data-ply="{int(ply)}"' if ply is not None else "") + ">",
-        f"<title>{escape(title or default_title)}</title>",
-        f'<rect width="{width}" height="{height}" rx="12" fill="{BACKGROUND}"/>',
-    ]
+    out = opening(kind, spec, width, height, ply=ply, title=title, background=BACKGROUND)
     for c in range(cols):
         x = MARGIN + c * CELL + CELL / 2
         out.append(f'<text x="{x}" y="{MARGIN - 8}" class="label" text-anchor="middle" '

@@ -15,13 +15,14 @@ carries its colour's initial, so colour is never the only cue.
 from __future__ import annotations
 
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import engine
 from games.boards.colours import INK, seat_styles
+from games.boards.svg import opening
 from games.engine.blokus import pieces
 
 CELL = 30  # one square, in SVG user units
@@ -111,17 +112,10 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
     size = n * CELL + 2 * MARGIN
     board: list[list[Any]] = state["board"]
     font = 'font-family="system-ui, sans-serif"'
-    default_title = _("%(kind)s position") % {"kind": spec["title"]}
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" '
-        f'width="{size}" height="{size}" role="img" class="board blokus" '
-        f"data-kind={quoteattr(kind)}"
-        + (f' data-ply="{int(ply)}"' if ply is not None else "") + ">",
-        f"<title>{escape(title or default_title)}</title>",
-        f'<rect width="{size}" height="{size}" rx="12" fill="#f1f5f9"/>',
-        f'<rect x="{MARGIN}" y="{MARGIN}" width="{n * CELL}" height="{n * CELL}" '
-        f'fill="{BOARD_BG}"/>',
-    ]
+    out = [*opening(kind, spec, size, size, ply=ply, title=title, background="#f1f5f9",
+                    css="board blokus"),
+           f'<rect x="{MARGIN}" y="{MARGIN}" width="{n * CELL}" height="{n * CELL}" '
+           f'fill="{BOARD_BG}"/>']
     for k in range(n):
         mid = MARGIN + k * CELL + CELL / 2
         out.append(f'<text x="{mid}" y="{MARGIN - 7}" class="label" text-anchor="middle" '

@@ -1,0 +1,24 @@
+"""What every family's board drawing starts with: the <svg> element (its size, and the
+kind and ply as data), its <title> in the reader's words, and the rounded background."""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from django.utils.translation import gettext as _
+
+
+def opening(kind: str, spec: dict[str, Any], width: float, height: float, *,
+            ply: int | None, title: str | None, background: str,
+            css: str = "board") -> list[str]:
+    """The first lines of a board's SVG; `title` replaces "<Kind> position"."""
+    default_title = _("%(kind)s position") % {"kind": spec["title"]}
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" class="{css}" '
+        f"data-kind={quoteattr(kind)}"
+        + (f' data-ply="{int(ply)}"' if ply is not None else "") + ">",
+        f"<title>{escape(title or default_title)}</title>",
+        f'<rect width="{width}" height="{height}" rx="12" fill="{background}"/>',
+    ]
