@@ -18,11 +18,9 @@ from typing import Any
 from games.bots.core import (
     Budget,
     Choice,
-    OutOfBudget,
     greedy,
     lookahead,
     paranoid,
-    terminal_score,
 )
 
 from ..common import PASS
@@ -513,7 +511,9 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
     opponents that block whoever is about to win (``_reply``: then leading early only
     draws their barriers). At the end of a playout a barrier in hand is worth
     ``LOOKAHEAD_WALL_VALUE`` steps: the last seat holding barriers decides the race; and
-    once nobody else holds one, winning the pawn race is worth ``RACE_WIN`` (``_leaf``)."""
+    once nobody else holds one, winning the pawn race is worth ``RACE_WIN`` (``_leaf``).
+    On a board with goal zones the best candidates are then checked against medium's
+    own replies (``_verified``)."""
     me = state.turn
     ev = BarrierEvaluator(rules)
     if rules.seats == 2:
@@ -577,34 +577,33 @@ def _verified(
         if best in checked or len(checked) >= VERIFIED:
             break
         checked.add(best)
-        try:
-            score[best] = min(score[best], _verify(ev, state, me, candidates[best], budget))
-        except OutOfBudget:
+        check = lookahead(
+            rules,
+            state,
+            me,
+            [candidates[best]],
+            _medium_first(ev, state.ply + rules.seats),
+            lambda s: _leaf(ev, s, me),
+            budget,
+            rounds=LOOKAHEAD_ROUNDS,
+        )
+        if not check.depth:  # out of nodes (or time)
             break
+        score[best] = min(score[best], check.score)
     return Choice(candidates[best], budget.used, LOOKAHEAD_ROUNDS, score[best])
 
 
-def _verify(ev: BarrierEvaluator, state: Any, me: int, action: Any, budget: Budget) -> float:
-    """``action`` played out for ``LOOKAHEAD_ROUNDS`` rounds, the opponents' first
-    replies by ``medium`` (its generator seeded by the ply: deterministic), every later
-    move by ``_reply``; scored as the lookahead's playouts are."""
-    rules = ev.rules
-    budget.spend()
-    child = rules.apply(state, action)
-    for done in range(LOOKAHEAD_ROUNDS):
-        if done and child.turn is not None:
-            budget.spend()
-            child = rules.apply(child, _reply(ev, child))
-        while child.turn is not None and child.turn != me:
-            budget.spend()
-            if done == 0:
-                reply = medium(rules, child, random.Random(child.ply))
-            else:
-                reply = _reply(ev, child)
-            child = rules.apply(child, reply)
-    if child.turn is None:
-        return terminal_score(rules, child, me)
-    return _leaf(ev, child, me)
+def _medium_first(ev: BarrierEvaluator, until: int) -> Any:
+    """A playout's moves for ``_verified``: before ply ``until`` (the opponents' first
+    replies) ``medium``'s, its generator seeded by the ply (deterministic); after it,
+    ``_reply``'s."""
+
+    def move(state: Any) -> Any:
+        if state.ply < until:
+            return medium(ev.rules, state, random.Random(state.ply))
+        return _reply(ev, state)
+
+    return move
 
 
 def _leaf(ev: BarrierEvaluator, state: Any, me: int) -> float:
