@@ -71,9 +71,9 @@ BOT_ABOUT = (
                  "nine two-player games out of ten and about one four-seat race in two "
                  "against three of them."),
     gettext_noop("Thinks up to a second a move: it beats medium in most two-player games "
-                 "and a simple greedy player in nearly all of them, and wins six to nine "
-                 "four-seat races in ten against three greedy players (four to seven in "
-                 "ten against three medium)."),
+                 "and a simple greedy player in nearly all of them, and wins six to eight "
+                 "four-seat races in ten against three greedy players and about six in "
+                 "ten against three medium."),
 )
 
 # A game's status (games.models.Status).

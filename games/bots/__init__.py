@@ -41,8 +41,8 @@ ABOUT: dict[str, str] = {
     ),
     "hard": (
         "Thinks up to a second a move: it beats medium in most two-player games and a simple "
-        "greedy player in nearly all of them, and wins six to nine four-seat races in ten against "
-        "three greedy players (four to seven in ten against three medium)."
+        "greedy player in nearly all of them, and wins six to eight four-seat races in ten "
+        "against three greedy players and about six in ten against three medium."
     ),
 }
 DEFAULT_BUDGET_S = 1.0  # hard's default thinking time per move, at most

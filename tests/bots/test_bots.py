@@ -328,3 +328,41 @@ def test_four_seat_medium_keeps_the_action_whose_race_plan_is_best() -> None:
     for seed in range(3):
         picked = bots.choose(rules, state, "medium", seed=seed)
         assert short[picked] == min(short.values())
+
+
+def test_four_seat_bloqueio_hard_checks_its_best_candidates_against_medium() -> None:
+    import random
+
+    from games.bots.core import lookahead
+    from games.engine.barrier.bot import (
+        LOOKAHEAD_ROUNDS,
+        BarrierEvaluator,
+        _leaf,
+        _medium_first,
+        _reply,
+        _verified,
+        medium,
+    )
+
+    rules, state = _midgame("bloqueio", 9)
+    me, ev = state.turn, BarrierEvaluator(rules)
+    candidates = ev.ranked(state, me)[:6]
+    models = [lambda s: _reply(ev, s)]
+    plain = {
+        a: lookahead(rules, state, me, [a], models, lambda s: _leaf(ev, s, me),
+                     Budget(10**6, None), rounds=LOOKAHEAD_ROUNDS).score
+        for a in candidates
+    }
+    choice = _verified(ev, state, me, candidates, models, Budget(1600, None))
+    # checked, it is worth at most what the lookahead said (the worse of the two values)
+    assert choice.action in candidates and choice.score <= plain[choice.action]
+    again = _verified(ev, state, me, candidates, models, Budget(1600, None))
+    assert (again.action, again.score, again.nodes) == (choice.action, choice.score, choice.nodes)
+    # the check's opponents answer first as medium itself would, then by _reply
+    play = _medium_first(ev, state.ply + rules.seats)
+    after = rules.apply(state, choice.action)
+    assert play(after) == medium(rules, after, random.Random(after.ply))
+    later = rules.apply(after, play(after))
+    later = rules.apply(later, play(later))
+    later = rules.apply(later, play(later))
+    assert later.turn == me and play(later) == _reply(ev, later)

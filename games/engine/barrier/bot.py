@@ -15,7 +15,13 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
-from games.bots.core import Budget, Choice, greedy, lookahead, paranoid
+from games.bots.core import (
+    Budget,
+    Choice,
+    greedy,
+    lookahead,
+    paranoid,
+)
 
 from ..common import PASS
 from ..protocol import Rules
@@ -35,6 +41,9 @@ LOOKAHEAD_WIDTH = 64  # candidates hard plays out with more than two seats
 LOOKAHEAD_ROUNDS = 3  # rounds it plays each one out for, under each opponent model
 LOOKAHEAD_WALL_VALUE = 1.5  # a barrier in hand at the end of a four-seat playout
 RACE_WIN = 2.0  # end of a four-seat playout: hard wins the pawn race, nobody can block
+VERIFIED = 4  # hard's best four-seat candidates checked against medium's own replies
+VERIFY_NODES = 16  # nodes the lookahead leaves for each such check
+VERIFY_MIN_NODES = 400  # below this budget (tests, a nearly flagged clock), no checks
 
 
 # -- distances ------------------------------------------------------------------------
@@ -323,9 +332,24 @@ class HardEvaluator(BarrierEvaluator):
         return [actions[i] for i in ranked[:REPLY_WIDTH]]
 
 
+_DISTANCES: dict[tuple[int, int, int, int], dict[int, int]] = {}  # see ``_distances``
+DISTANCES_KEPT = 4096  # positions' tables kept (a pure function of the barriers: no state)
+
+
 def _distances(rules: Any, state: Any, seat: int) -> dict[int, int]:
     """Every cell from which ``seat`` can reach its goal, and its distance (as
-    ``_cell_distance``: goal cells 0, else the layer plus ``extra_step``)."""
+    ``_cell_distance``: goal cells 0, else the layer plus ``extra_step``). Memoised by
+    the barriers (a race plan asks for the same tables hundreds of times)."""
+    key = (id(rules.geometry), state.down, state.right, seat)
+    known = _DISTANCES.get(key)
+    if known is None:
+        if len(_DISTANCES) >= DISTANCES_KEPT:
+            _DISTANCES.clear()
+        known = _DISTANCES[key] = _table(rules, state, seat)
+    return known
+
+
+def _table(rules: Any, state: Any, seat: int) -> dict[int, int]:
     g: Geometry = rules.geometry
     out: dict[int, int] = {}
     goal = g.goal[seat]
@@ -487,21 +511,104 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
     opponents that block whoever is about to win (``_reply``: then leading early only
     draws their barriers). At the end of a playout a barrier in hand is worth
     ``LOOKAHEAD_WALL_VALUE`` steps: the last seat holding barriers decides the race; and
-    once nobody else holds one, winning the pawn race is worth ``RACE_WIN`` (``_leaf``)."""
+    once nobody else holds one, winning the pawn race is worth ``RACE_WIN`` (``_leaf``).
+    On a board with goal zones the best candidates are then checked against medium's
+    own replies (``_verified``)."""
     me = state.turn
     ev = BarrierEvaluator(rules)
     if rules.seats == 2:
         return paranoid(rules, state, me, HardEvaluator(rules, state.ply), budget)
-    return lookahead(
-        rules,
-        state,
-        me,
-        ev.ranked(state, me)[:LOOKAHEAD_WIDTH],
-        [lambda s: _reply(ev, s) if s.turn == me else _runner(ev, s), lambda s: _reply(ev, s)],
-        lambda s: _leaf(ev, s, me),
-        budget,
-        rounds=LOOKAHEAD_ROUNDS,
-    )
+    models = [lambda s: _reply(ev, s) if s.turn == me else _runner(ev, s), lambda s: _reply(ev, s)]
+    candidates = ev.ranked(state, me)[:LOOKAHEAD_WIDTH]
+    others = [s for s in range(rules.seats) if s != me]
+    armed = any(state.barriers_left[s] for s in others)
+    walling = any(state.barriers_left[s] < rules.barriers_each for s in others)
+    checks = armed and walling and rules.geometry.extra_step and budget.limit >= VERIFY_MIN_NODES
+    if not checks:  # Bloqueio, once the others wall and at a real budget: _verified
+        return lookahead(
+            rules,
+            state,
+            me,
+            candidates,
+            models,
+            lambda s: _leaf(ev, s, me),
+            budget,
+            rounds=LOOKAHEAD_ROUNDS,
+        )
+    return _verified(ev, state, me, candidates, models, budget)
+
+
+def _verified(
+    ev: BarrierEvaluator,
+    state: Any,
+    me: int,
+    candidates: list[Any],
+    models: list[Any],
+    budget: Budget,
+) -> Choice:
+    """Hard's four-seat lookahead, then its best candidates checked against medium
+    itself: the best is played out once more with the opponents' first replies by
+    ``medium`` (race plan included: three of them wall off whoever leads the pawn race,
+    which neither cheap model foresees), and is worth the worse of the two values; until
+    the best has been checked, or ``VERIFIED`` of them have (medium costs 25 ms a reply,
+    too much for every playout). The lookahead leaves ``VERIFY_NODES`` nodes a check.
+    Only once an opponent has placed a barrier: greedy racers rarely do, and a hard bot
+    that expects medium's walls from the start led them less often (58 % against three
+    of them instead of 88 %, docs/bots.md)."""
+    rules = ev.rules
+    main = Budget(budget.limit - VERIFY_NODES * VERIFIED, None)
+    main.deadline = budget.deadline
+    score: dict[int, float] = {}
+    for i, action in enumerate(candidates):
+        one = lookahead(
+            rules,
+            state,
+            me,
+            [action],
+            models,
+            lambda s: _leaf(ev, s, me),
+            main,
+            rounds=LOOKAHEAD_ROUNDS,
+        )
+        if not one.depth:  # out of nodes (or time)
+            break
+        score[i] = one.score
+    budget.used = main.used
+    if not score:
+        return Choice(candidates[0], budget.used, 0, 0.0)
+    checked: set[int] = set()
+    while True:
+        best = max(score, key=lambda i: (score[i], -i))  # the first of equals
+        if best in checked or len(checked) >= VERIFIED:
+            break
+        checked.add(best)
+        check = lookahead(
+            rules,
+            state,
+            me,
+            [candidates[best]],
+            _medium_first(ev, state.ply + rules.seats),
+            lambda s: _leaf(ev, s, me),
+            budget,
+            rounds=LOOKAHEAD_ROUNDS,
+        )
+        if not check.depth:  # out of nodes (or time)
+            break
+        score[best] = min(score[best], check.score)
+    return Choice(candidates[best], budget.used, LOOKAHEAD_ROUNDS, score[best])
+
+
+def _medium_first(ev: BarrierEvaluator, until: int) -> Any:
+    """A playout's moves for ``_verified``: before ply ``until`` (the opponents' first
+    replies) ``medium``'s, its generator seeded by the ply (deterministic); after it,
+    ``_reply``'s."""
+
+    def move(state: Any) -> Any:
+        if state.ply < until:
+            return medium(ev.rules, state, random.Random(state.ply))
+        return _reply(ev, state)
+
+    return move
 
 
 def _leaf(ev: BarrierEvaluator, state: Any, me: int) -> float:
