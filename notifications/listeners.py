@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -50,7 +49,7 @@ def _settle_turns(game_id: int, user_ids: list[int]) -> None:
     Their badges hear the new count."""
     if not user_ids:
         return
-    rows = Notification.objects.filter(Q(user_id__in=user_ids), game_id=game_id,
+    rows = Notification.objects.filter(user_id__in=user_ids, game_id=game_id,
                                        kind=Kind.YOUR_TURN, read_at__isnull=True)
     settled = list(rows.values_list("user_id", flat=True))
     if settled:

@@ -18,15 +18,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from bloqueio_site.errors import ServiceError
 from games import announce
+from games.errors import InvalidRequest
 from notifications.models import KINDS, EmailChoice, Kind, Mail, Notification
 from notifications.selectors import notification_json, unread_count
-
-
-class BadRequest(ServiceError):
-    code = "invalid"
-    status = 400
 
 
 def email_choice(user_id: int) -> EmailChoice:
@@ -105,8 +100,8 @@ def set_email_choices(user: User, choices: dict[str, bool]) -> EmailChoice:
     """Opt in or out of e-mail per kind; unknown kinds are a 400 with a code."""
     unknown = sorted(set(choices) - set(KINDS))
     if unknown:
-        raise BadRequest(_("Unknown notification kind: %(kind)s.") % {"kind": unknown[0]},
-                         code="unknown_kind")
+        raise InvalidRequest(_("Unknown notification kind: %(kind)s.")
+                             % {"kind": unknown[0]}, code="unknown_kind")
     with transaction.atomic():
         choice, _created = EmailChoice.objects.select_for_update().get_or_create(pk=user.pk)
         for kind, on in choices.items():
@@ -115,7 +110,6 @@ def set_email_choices(user: User, choices: dict[str, bool]) -> EmailChoice:
     return choice
 
 
-def unsubscribe(user_id: int, kind: str) -> EmailChoice:
-    """Turn off e-mail of `kind` for `user_id` (from an unsubscribe link: no login)."""
-    user = User.objects.get(pk=user_id)
+def unsubscribe(user: User, kind: str) -> EmailChoice:
+    """Turn off e-mail of `kind` for `user` (from an unsubscribe link: no login)."""
     return set_email_choices(user, {kind: False})

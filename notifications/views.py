@@ -61,6 +61,6 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     kind = found[1]
     done = request.method == "POST"
     if done:
-        services.unsubscribe(user.pk, kind)
+        services.unsubscribe(user, kind)
     return render(request, "notifications/unsubscribe.html", {
         "done": done, "kind": kind_label(kind), "username": user.username})

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from bloqueio_site.api_schema import errors
 from notifications import selectors, services
 from notifications.api import serializers as io
@@ -39,11 +40,10 @@ class ReadView(APIView):
         return Response({"unread": services.mark_read(request.user, ids)})
 
 
-def settings_json(user: object) -> dict[str, object]:
-    choice = services.email_choice(user.pk)  # type: ignore[attr-defined]
+def settings_json(user: User) -> dict[str, object]:
+    choice = services.email_choice(user.pk)
     return {"email": {kind: choice.wants(kind) for kind in Kind.values},
-            "email_address": user.email,  # type: ignore[attr-defined]
-            "email_verified": user.email_verified}  # type: ignore[attr-defined]
+            "email_address": user.email, "email_verified": user.email_verified}
 
 
 class SettingsView(APIView):
@@ -52,7 +52,7 @@ class SettingsView(APIView):
     @extend_schema(operation_id="notification_settings",
                    responses={200: io.SettingsOut, **errors(401)})
     def get(self, request: Request) -> Response:
-        return Response(settings_json(request.user))
+        return Response(settings_json(request.user))  # type: ignore[arg-type]
 
     @extend_schema(operation_id="notification_settings_update", request=io.SettingsIn,
                    responses={200: io.SettingsOut, **errors(400, 401)})
@@ -60,4 +60,4 @@ class SettingsView(APIView):
         data = io.SettingsIn(data=request.data)
         data.is_valid(raise_exception=True)
         services.set_email_choices(request.user, data.validated_data["email"])
-        return Response(settings_json(request.user))
+        return Response(settings_json(request.user))  # type: ignore[arg-type]
