@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -11,22 +9,16 @@ from rest_framework import permissions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from bloqueio_site import limits
+from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import ErrorOut, errors
 from games import engine, hints, leavers, my_games, rematch, selectors, services
 from games.api import serializers as io
 from games.api.access import for_viewer, visible_game, visible_row
 from games.errors import GameNotFound, InvalidRequest
 from games.live import presence
-
-
-def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def _game_response(request: Request, game_id: int, code: int = status.HTTP_200_OK) -> Response:
@@ -55,8 +47,8 @@ class GamesView(APIView):
         responses={200: io.GamePageOut, **errors(400, 401, 404)},
     )
     def get(self, request: Request) -> Response:
-        filters = _valid(io.GameListIn, request.query_params)
-        _valid(io.PageIn, request.query_params)  # a malformed page is a 400; past the end, 404
+        filters = validated(io.GameListIn, request.query_params)
+        validated(io.PageIn, request.query_params)  # a malformed page is a 400; past the end, 404
         games = selectors.game_list(**filters)
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(games, request, view=self)
@@ -69,7 +61,7 @@ class GamesView(APIView):
         429: OpenApiResponse(ErrorOut, description="`rate_limited`: over 20 new games in 10 "
                              "minutes from your address; see Retry-After")})
     def post(self, request: Request) -> Response:
-        data = _valid(io.CreateGameIn, request.data)
+        data = validated(io.CreateGameIn, request.data)
         game = services.create_game(user=request.user, address=limits.address_of(request),
                                     **data)
         return _game_response(request, game.pk, status.HTTP_201_CREATED)
@@ -102,7 +94,7 @@ class JoinView(APIView):
 
     @extend_schema(request=io.JoinIn, responses={200: io.GameOut, **errors(400, 401, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(io.JoinIn, request.data)
+        data = validated(io.JoinIn, request.data)
         services.join_game(game_id=game_id, user=request.user, seat=data.get("seat"),
                            invite=data.get("invite"))
         return _game_response(request, game_id)
@@ -126,7 +118,7 @@ class ActionsView(APIView):
         request=io.ActionIn, responses={201: io.SubmittedOut, **errors(400, 401, 403, 404, 409)}
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(io.ActionIn, request.data)
+        data = validated(io.ActionIn, request.data)
         done = services.submit_action(
             game_id=game_id, user=request.user, action=data["action"], ply=data["ply"]
         )
@@ -149,7 +141,7 @@ class EventsView(APIView):
         parameters=[io.AfterIn], responses={200: io.EventsOut, **errors(400, 401, 404)}
     )
     def get(self, request: Request, game_id: int) -> Response:
-        after = _valid(io.AfterIn, request.query_params)["after"]
+        after = validated(io.AfterIn, request.query_params)["after"]
         visible_row(request, game_id)
         return Response({"events": selectors.events_after(game_id, after)})
 
@@ -160,7 +152,7 @@ class ReplayView(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = visible_row(request, game_id)
-        ply = _valid(io.ReplayIn, request.query_params).get("ply", game.ply)
+        ply = validated(io.ReplayIn, request.query_params).get("ply", game.ply)
         if ply > game.ply:
             raise InvalidRequest(ngettext(
                 "The game has %(last)s ply; ply must be 0 to %(last)s.",
