@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -23,6 +25,23 @@ from tests.ws_helpers import LOCAL, receive_type, seat_four
 pytestmark = pytest.mark.django_db(transaction=True)
 
 MOVE0 = {"type": "move", "to": [2, 5]}
+MOVE1 = {"type": "move", "to": [5, 8]}  # seat 1's answer to MOVE0
+
+
+async def play(gid: int, users: list[Any], ply: int) -> None:
+    """Seat `ply` plays its opening move (MOVE0, then MOVE1) through the services."""
+    await sync_to_async(services.submit_action)(game_id=gid, user=users[ply],
+                                                action=(MOVE0, MOVE1)[ply], ply=ply)
+
+
+@contextmanager
+def lost_notices() -> Iterator[None]:
+    """Commits inside publish no notice, as if Redis had lost them."""
+    broadcast.unsubscribe(realtime.on_committed)
+    try:
+        yield
+    finally:
+        broadcast.subscribe(realtime.on_committed)
 
 
 def _headers(user: Any | None) -> list[tuple[bytes, bytes]]:
@@ -73,8 +92,7 @@ async def test_action_is_acked_and_broadcast_in_order(four):
         await receive_type(comm, "hello")
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": "r1"})
     assert await receive_type(alice, "ack") == {"type": "ack", "ref": "r1", "ply": 1}
-    await bob.send_json_to({"type": "action", "action": {"type": "move", "to": [5, 8]},
-                            "ply": 1, "ref": 7})
+    await bob.send_json_to({"type": "action", "action": MOVE1, "ply": 1, "ref": 7})
     assert (await receive_type(bob, "ack"))["ref"] == 7
     for comm in (alice, bob, spectator):
         first = await receive_type(comm, "event")
@@ -100,10 +118,8 @@ async def test_rest_action_reaches_websocket_spectators(four):
 
 async def test_sync_returns_what_was_missed(four):
     gid, users = four
-    for action, user in [(MOVE0, users[0]), ({"type": "move", "to": [5, 8]}, users[1])]:
-        game = await sync_to_async(lambda: services.Game.objects.get(pk=gid))()
-        await sync_to_async(services.submit_action)(game_id=gid, user=user, action=action,
-                                                    ply=game.ply)
+    for ply in range(2):
+        await play(gid, users, ply)
     comm = await connect(f"/ws/games/{gid}/")
     await receive_type(comm, "hello")
     await comm.send_json_to({"type": "sync", "after": 1})
@@ -119,14 +135,9 @@ async def test_a_lost_notification_is_filled_from_the_database(four):
     gid, users = four
     comm = await connect(f"/ws/games/{gid}/")
     await receive_type(comm, "hello")
-    broadcast.unsubscribe(realtime.on_committed)  # the first event's notice gets "lost"
-    try:
-        await sync_to_async(services.submit_action)(game_id=gid, user=users[0], action=MOVE0,
-                                                    ply=0)
-    finally:
-        broadcast.subscribe(realtime.on_committed)
-    await sync_to_async(services.submit_action)(
-        game_id=gid, user=users[1], action={"type": "move", "to": [5, 8]}, ply=1)
+    with lost_notices():  # the first event's notice gets "lost"
+        await play(gid, users, 0)
+    await play(gid, users, 1)
     plies = [(await receive_type(comm, "event"))["event"]["ply"] for _ in range(2)]
     assert plies == [1, 2]
     await comm.disconnect()
@@ -139,16 +150,11 @@ async def test_the_last_lost_notification_is_filled_when_the_fanout_recovers(fou
     comm = await connect(f"/ws/games/{gid}/")
     await receive_type(comm, "hello")
     hub = fanout.hub()
-    broadcast.unsubscribe(realtime.on_committed)
-    try:
-        for ply, action in enumerate((MOVE0, {"type": "move", "to": [5, 8]})):
-            await sync_to_async(services.submit_action)(
-                game_id=gid, user=users[ply], action=action, ply=ply)
-            if ply == 0:
-                await hub._catch_up_all()  # what the reader does after resubscribing
-                assert (await receive_type(comm, "event"))["event"]["ply"] == 1
-    finally:
-        broadcast.subscribe(realtime.on_committed)
+    with lost_notices():
+        await play(gid, users, 0)
+        await hub._catch_up_all()  # what the reader does after resubscribing
+        assert (await receive_type(comm, "event"))["event"]["ply"] == 1
+        await play(gid, users, 1)
     hub.latest_ply[fanout.game_topic(gid)] = 2  # announced, but that message was lost
     consumer = next(iter(hub.listeners[fanout.game_topic(gid)]))
     await consumer.on_heartbeat()
@@ -163,12 +169,8 @@ async def test_a_notification_that_died_with_its_writer_is_caught_up_by_the_audi
     gid, users = four
     comm = await connect(f"/ws/games/{gid}/")
     await receive_type(comm, "hello")
-    broadcast.unsubscribe(realtime.on_committed)
-    try:
-        await sync_to_async(services.submit_action)(game_id=gid, user=users[0], action=MOVE0,
-                                                    ply=0)
-    finally:
-        broadcast.subscribe(realtime.on_committed)
+    with lost_notices():
+        await play(gid, users, 0)
     # Two audits, AUDIT_SECONDS apart, must both find it missing: wait for up to four.
     async with asyncio.timeout(fanout.AUDIT_SECONDS * 4):
         while (frame := await comm.receive_json_from(timeout=60))["type"] != "event":
@@ -185,22 +187,17 @@ async def test_the_audit_waits_out_a_notification_still_on_its_way(four):
     await receive_type(comm, "hello")
     hub, topic = fanout.hub(), fanout.game_topic(gid)
     hub._auditor.cancel()  # this test runs the audits itself
-    broadcast.unsubscribe(realtime.on_committed)
-    try:
-        await sync_to_async(services.submit_action)(game_id=gid, user=users[0], action=MOVE0,
-                                                    ply=0)
+    with lost_notices():
+        await play(gid, users, 0)
         assert await hub.audit(confirm=True) == []  # ahead once: noted
         hub.latest_ply[topic] = 1  # its message arrived after all
         assert await hub.audit(confirm=True) == []
-        await sync_to_async(services.submit_action)(
-            game_id=gid, user=users[1], action={"type": "move", "to": [5, 8]}, ply=1)
+        await play(gid, users, 1)
         assert await hub.audit(confirm=True) == []  # ahead once: noted
         assert hub.latest_ply[topic] == 1
         assert await hub.audit(confirm=True) == [topic]  # still missing: lost
         assert hub.latest_ply[topic] == 2
         assert await hub.audit(confirm=True) == []
-    finally:
-        broadcast.subscribe(realtime.on_committed)
     await comm.disconnect()
 
 
@@ -496,13 +493,9 @@ async def test_a_socket_several_events_behind_catches_up_with_one_events_frame(f
     comm = await connect(f"/ws/games/{gid}/")
     await receive_type(comm, "hello")
     hub = fanout.hub()
-    broadcast.unsubscribe(realtime.on_committed)
-    try:
-        for ply, action in enumerate((MOVE0, {"type": "move", "to": [5, 8]})):
-            await sync_to_async(services.submit_action)(
-                game_id=gid, user=users[ply], action=action, ply=ply)
-    finally:
-        broadcast.subscribe(realtime.on_committed)
+    with lost_notices():
+        for ply in range(2):
+            await play(gid, users, ply)
     await hub._catch_up_all()  # what the reader does after resubscribing
     frame = await receive_type(comm, "events")
     assert [e["ply"] for e in frame["events"]] == [1, 2]

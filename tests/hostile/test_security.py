@@ -63,22 +63,28 @@ def _footprint() -> tuple[int, int, int, int]:
             QueueEntry.objects.count())
 
 
-@pytest.mark.django_db
-def test_session_writes_without_the_csrf_token_are_refused_with_a_json_error(alice, bob):
+def _session_writes(alice: Any, bob: Any) -> list[tuple[str, str, Any, int]]:
+    """Alice's writes over the API, in an order that lets each succeed: (method, url,
+    body, the status when it does)."""
     open_game = services.create_game(user=bob, kind="quoridor4").pk
     playing = started_game([alice, bob], kind="bloqueio2").pk
-    client, _ = _session_api(alice)
-    writes = [
-        ("post", "/api/games/", {"kind": "quoridor"}),
-        ("post", f"/api/games/{open_game}/join/", {}),
-        ("post", f"/api/games/{open_game}/leave/", {}),
-        ("post", f"/api/games/{playing}/actions/", {"action": MOVE0, "ply": 0}),
-        ("post", f"/api/games/{playing}/resign/", {}),
-        ("post", "/api/matchmaking/", {"kind": "quoridor"}),
-        ("delete", "/api/matchmaking/", None),
+    return [
+        ("post", "/api/games/", {"kind": "quoridor"}, 201),
+        ("post", f"/api/games/{open_game}/join/", {}, 200),
+        ("post", f"/api/games/{open_game}/leave/", {}, 200),
+        ("post", f"/api/games/{playing}/actions/", {"action": MOVE0, "ply": 0}, 201),
+        ("post", f"/api/games/{playing}/resign/", {}, 200),
+        ("post", "/api/matchmaking/", {"kind": "quoridor"}, 201),
+        ("delete", "/api/matchmaking/", None, 204),
     ]
+
+
+@pytest.mark.django_db
+def test_session_writes_without_the_csrf_token_are_refused_with_a_json_error(alice, bob):
+    writes = _session_writes(alice, bob)
+    client, _ = _session_api(alice)
     before = _footprint()
-    for method, url, body in writes:
+    for method, url, body, _status in writes:
         response = getattr(client, method)(url, body, format="json")
         assert response.status_code == 403, (url, response.content)
         error = response.json()
@@ -95,18 +101,8 @@ def test_session_writes_without_the_csrf_token_are_refused_with_a_json_error(ali
 
 @pytest.mark.django_db
 def test_session_writes_with_the_csrf_token_are_accepted(alice, bob):
-    open_game = services.create_game(user=bob, kind="quoridor4").pk
-    playing = started_game([alice, bob], kind="bloqueio2").pk
+    writes = _session_writes(alice, bob)
     client, token = _session_api(alice)
-    writes = [
-        ("post", "/api/games/", {"kind": "quoridor"}, 201),
-        ("post", f"/api/games/{open_game}/join/", {}, 200),
-        ("post", f"/api/games/{open_game}/leave/", {}, 200),
-        ("post", f"/api/games/{playing}/actions/", {"action": MOVE0, "ply": 0}, 201),
-        ("post", f"/api/games/{playing}/resign/", {}, 200),
-        ("post", "/api/matchmaking/", {"kind": "quoridor"}, 201),
-        ("delete", "/api/matchmaking/", None, 204),
-    ]
     for method, url, body, expected in writes:
         response = getattr(client, method)(url, body, format="json", HTTP_X_CSRFTOKEN=token)
         assert response.status_code == expected, (url, response.content)
