@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ClassVar
+
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -100,15 +103,22 @@ class JoinView(APIView):
         return _game_response(request, game_id)
 
 
-class LeaveView(APIView):
-    """Give up a seat before the game starts (after it starts, resign)."""
-
+# No docstring on purpose: drf-spectacular would give it to both operations.
+class _SeatWriteView(APIView):
+    # A player's bodiless write to their own seat (`write`): the game after it.
     permission_classes = [permissions.IsAuthenticated]
+    write: ClassVar[Callable[..., object]]
 
     @extend_schema(request=None, responses={200: io.GameOut, **errors(401, 403, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
-        services.leave_game(game_id=game_id, user=request.user)
+        type(self).write(game_id=game_id, user=request.user)
         return _game_response(request, game_id)
+
+
+class LeaveView(_SeatWriteView):
+    """Give up a seat before the game starts (after it starts, resign)."""
+
+    write = services.leave_game
 
 
 class ActionsView(APIView):
@@ -127,13 +137,8 @@ class ActionsView(APIView):
         )
 
 
-class ResignView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(request=None, responses={200: io.GameOut, **errors(401, 403, 404, 409)})
-    def post(self, request: Request, game_id: int) -> Response:
-        services.resign(game_id=game_id, user=request.user)
-        return _game_response(request, game_id)
+class ResignView(_SeatWriteView):
+    write = services.resign
 
 
 class EventsView(APIView):
