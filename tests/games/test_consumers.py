@@ -20,7 +20,7 @@ from games.live.consumers import BaseConsumer
 from games.live.frames import CLOSE_UNAVAILABLE, MAX_FRAME_BYTES
 from tests.conftest import client_for, make_user
 from tests.live.servers import PrivateRedis
-from tests.ws_helpers import LOCAL, receive_type, seat_four
+from tests.ws_helpers import LOCAL, receive_type, seat_four, until_closed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -338,11 +338,8 @@ async def test_server_heartbeat_and_idle_close(four, monkeypatch):
     monkeypatch.setattr(BaseConsumer, "idle_seconds", 0.5)
     comm = await joined(gid)
     assert (await receive_type(comm, "ping"))["type"] == "ping"
-    while True:  # stay silent: the server closes the half-open connection
-        output = await comm.receive_output(timeout=3)
-        if output["type"] == "websocket.close":
-            assert output["code"] == 4408
-            break
+    # Stay silent: the server closes the half-open connection.
+    assert (await until_closed(comm, wait=3))[1] == 4408
 
 
 async def test_lobby_sees_games_come_and_go(alice, bob):

@@ -35,7 +35,7 @@ from notifications.services import notify
 from tests.conftest import PASSWORD, make_user
 from tests.games.helpers import started_game
 from tests.live.servers import live_servers
-from tests.ws_helpers import receive_type
+from tests.ws_helpers import receive_type, until_closed
 
 LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 MOVE0 = {"type": "move", "to": [2, 5]}  # seat 0's first move in bloqueio and bloqueio2
@@ -513,10 +513,8 @@ async def test_the_echo_socket_has_the_same_limits(no_refill):
     assert (await comm.receive_json_from())["code"] == "too_large"
     for _ in range(int(RATE_BURST) - 2 + FLOOD_CLOSE_AFTER):
         await comm.send_to(text_data="[1]")
-    frames = []
-    while (output := await comm.receive_output(timeout=3))["type"] != "websocket.close":
-        frames.append(json.loads(output["text"]))
-    assert output["code"] == CLOSE_FLOOD
+    frames, code = await until_closed(comm, wait=3)
+    assert code == CLOSE_FLOOD
     assert [f["type"] for f in frames].count("echo") == RATE_BURST - 2
     assert [f.get("code") for f in frames if f["type"] == "error"] == (
         ["rate_limited"] * (FLOOD_CLOSE_AFTER // 50))
@@ -569,13 +567,8 @@ async def test_a_persistent_flood_is_closed_with_4429(no_refill, path):
     total = int(RATE_BURST) + FLOOD_CLOSE_AFTER
     for _ in range(total):
         await comm.send_to(text_data='{"type": "ping"}')
-    frames: list[dict[str, Any]] = []
-    while True:
-        output = await comm.receive_output(timeout=3)
-        if output["type"] == "websocket.close":
-            break
-        frames.append(json.loads(output["text"]))
-    assert output["code"] == CLOSE_FLOOD
+    frames, code = await until_closed(comm, wait=3)
+    assert code == CLOSE_FLOOD
     frames = [f for f in frames if f["type"] not in ("presence", "ping")]
     assert sum(f["type"] == "pong" for f in frames) == RATE_BURST
     # Refusals are reported sparingly (the first, then every 50th), never one per frame.
