@@ -32,21 +32,22 @@ from games import bots, engine
 GREEDY = "greedy"  # the family's yardstick opponent (bench/opponents.py), not a level
 FIRST = "first"  # a pairing whose tested level always sits first (no rotation)
 
+Pairing = tuple[str, str, str, float]
+
+
+def _twins(kinds: tuple[str, str], *rows: tuple[str, str, float]) -> tuple[Pairing, ...]:
+    """The same (tested, opponents, target) rows for two kinds that differ only in their
+    board (Bloqueio and Quoridor), each row for both kinds in turn."""
+    return tuple((kind, *row) for row in rows for kind in kinds)
+
+
 # (kind, tested level, opponents' level or GREEDY, target win rate of the tested seat);
 # a tested level suffixed "/first" always plays seat 0
-PAIRINGS: tuple[tuple[str, str, str, float], ...] = (
-    ("bloqueio", "hard", GREEDY, 0.50),
-    ("quoridor4", "hard", GREEDY, 0.50),
-    ("bloqueio", "medium", GREEDY, 0.35),
-    ("quoridor4", "medium", GREEDY, 0.35),
-    ("bloqueio", "hard", "medium", 0.60),
-    ("quoridor4", "hard", "medium", 0.60),
-    ("bloqueio2", "hard", GREEDY, 0.90),
-    ("quoridor", "hard", GREEDY, 0.90),
-    ("bloqueio2", "medium", GREEDY, 0.90),
-    ("quoridor", "medium", GREEDY, 0.90),
-    ("bloqueio2", "hard", "medium", 0.75),
-    ("quoridor", "hard", "medium", 0.75),
+PAIRINGS: tuple[Pairing, ...] = (
+    *_twins(("bloqueio", "quoridor4"),
+            ("hard", GREEDY, 0.50), ("medium", GREEDY, 0.35), ("hard", "medium", 0.60)),
+    *_twins(("bloqueio2", "quoridor"),
+            ("hard", GREEDY, 0.90), ("medium", GREEDY, 0.90), ("hard", "medium", 0.75)),
     ("blokus", "hard", GREEDY, 0.60),
     ("blokus_duo", "hard", GREEDY, 0.75),
     ("blokus2", "hard", GREEDY, 0.75),

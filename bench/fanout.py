@@ -42,7 +42,7 @@ from typing import Any
 
 import wsbench
 import wsclients
-from load import RECORDED, register
+from load import RECORDED, add_server_options, register
 
 
 def log(message: str) -> None:
@@ -147,8 +147,7 @@ def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--base", action="append", help="server URL (repeat for several)")
-    parser.add_argument("--spawn", type=int, default=0, help="start N Daphne processes")
+    add_server_options(parser)
     parser.add_argument("--spectators", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=4, help="spectator client processes")
     parser.add_argument("--ramp", type=int, default=25,

@@ -70,6 +70,7 @@ from balancer import Ports, proxies
 from processes import (  # noqa: F401  (re-exported: the other benchmarks use load.spawn ...)
     ROOT,
     Window,
+    add_server_options,
     cpu_seconds,
     free_port,
     peak_rss_mib,
@@ -318,8 +319,7 @@ async def main_async(args: argparse.Namespace, bases: list[str],
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--base", action="append", help="server URL (repeat for several)")
-    parser.add_argument("--spawn", type=int, default=0, help="start N server processes")
+    add_server_options(parser)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--spectators", type=int, default=2)
     parser.add_argument("--duration", type=float, default=300, help="hard stop, seconds")

@@ -157,6 +157,12 @@ def daphne_command(port: int, tree: Path | None = None) -> list[str]:
             "bloqueio_site.asgi:application"]
 
 
+def add_server_options(parser: Any) -> None:
+    """Where the benchmark's servers are: `--base` running ones, or `--spawn` N new ones."""
+    parser.add_argument("--base", action="append", help="server URL (repeat for several)")
+    parser.add_argument("--spawn", type=int, default=0, help="start N server processes")
+
+
 def spawn(count: int, log_dir: Path, extra_env: dict[str, str] | None = None,
           ports: tuple[int, int] = (0, 0), tree: Path | None = None
           ) -> list[tuple[str, subprocess.Popen[bytes]]]:
@@ -226,11 +232,20 @@ def pids_named(*names: str) -> list[int]:
     return found
 
 
-def peak_rss_mib(pid: int) -> float:
+def _status_mib(pid: int, field: str) -> float:
+    """A memory line of /proc/PID/status (kB there), in MiB; 0 when absent."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def peak_rss_mib(pid: int) -> float:
+    return _status_mib(pid, "VmHWM")
+
+
+def rss_mib(pid: int) -> float:
+    return _status_mib(pid, "VmRSS")
 
 
 def start_profilers(pids: list[int], prefix: str, gil: bool, idle: bool = False

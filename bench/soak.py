@@ -257,8 +257,7 @@ def run_behind(args: argparse.Namespace, bases: list[str], pids: list[int], port
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--base", action="append", help="server URL (repeat for several)")
-    parser.add_argument("--spawn", type=int, default=0, help="start N server processes")
+    load.add_server_options(parser)
     parser.add_argument("--sockets", type=int, default=5000)
     parser.add_argument("--games", type=int, default=250)
     parser.add_argument("--spectators", type=int, default=8, help="signed-in, per game")

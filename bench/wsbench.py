@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from load import LOCAL_HOSTS, ROOT, api, cpu_seconds, peak_rss_mib, spawn
-from processes import server_tree, stop_all
+from processes import rss_mib, server_tree, stop_all
 
 # -- the server side ----------------------------------------------------------------------------
 
@@ -72,13 +72,6 @@ def listening_pid(base: str) -> int | None:
         except OSError:
             continue
     return None
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 class ServerWatch:

@@ -1,4 +1,4 @@
-"""Shared OpenAPI pieces: the error body every refusal uses."""
+"""Shared OpenAPI pieces: the error body every refusal uses, the shape of a page."""
 
 from __future__ import annotations
 
@@ -27,3 +27,11 @@ _DESCRIPTIONS = {
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
     """Schema entries for the given error statuses, all with the `{code, detail}` body."""
     return {c: OpenApiResponse(ErrorOut, description=_DESCRIPTIONS[c]) for c in codes}
+
+
+# No docstring on purpose: drf-spectacular would give it to every page as its description.
+class PageOut(serializers.Serializer):
+    # One page of a list (DRF's PageNumberPagination); a subclass declares `results`.
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)

@@ -7,12 +7,15 @@ start-up instead of silently falling back to a default.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
+
+N = TypeVar("N", int, float)
 
 
 def env_str(name: str, default: str = "", env: Mapping[str, str] | None = None) -> str:
@@ -32,17 +35,23 @@ def env_bool(name: str, default: bool, env: Mapping[str, str] | None = None) -> 
     raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use true/false)")
 
 
+def _number(name: str, default: N, env: Mapping[str, str] | None,
+            parse: Callable[[str], N], what: str) -> tuple[str, N]:
+    """The variable as written ("" when unset or empty) and its value (`default` then)."""
+    raw = env_str(name, env=env).strip()
+    if raw == "":
+        return raw, default
+    try:
+        return raw, parse(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not {what}") from None
+
+
 def env_int(
     name: str, default: int, env: Mapping[str, str] | None = None, *, minimum: int = 0
 ) -> int:
-    raw = env_str(name, env=env).strip()
-    if raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
-    if value < minimum:
+    raw, value = _number(name, default, env, int, "an integer")
+    if raw and value < minimum:
         raise ImproperlyConfigured(f"{name}={value} is below the minimum {minimum}")
     return value
 
@@ -50,14 +59,8 @@ def env_int(
 def env_float(
     name: str, default: float, env: Mapping[str, str] | None = None, *, minimum: float = 0.0
 ) -> float:
-    raw = env_str(name, env=env).strip()
-    if raw == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
-    if not value >= minimum or value == float("inf"):  # also refuses nan and inf
+    raw, value = _number(name, default, env, float, "a number")
+    if raw and (not value >= minimum or value == float("inf")):  # also refuses nan and inf
         raise ImproperlyConfigured(f"{name}={raw} is not a number from {minimum} up")
     return value
 

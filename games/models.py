@@ -7,7 +7,7 @@ rebuildable at any time (`manage.py rebuild_games`).
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from bloqueio_site.append_only import AppendOnlyModel
 from games.engine import LEAVE_REASONS
 
 
@@ -130,20 +131,10 @@ class Seat(models.Model):
         return f"game {self.game_id} seat {self.seat}: {self.user_id}"
 
 
-class AppendOnlyError(RuntimeError):
-    """Raised on any attempt to change or remove a recorded event."""
-
-
-class EventQuerySet(models.QuerySet["Event"]):
-    def update(self, **kwargs: Any) -> NoReturn:
-        raise AppendOnlyError("events are append-only")
-
-    def delete(self) -> NoReturn:  # type: ignore[override]
-        raise AppendOnlyError("events are append-only")
-
-
-class Event(models.Model):
+class Event(AppendOnlyModel):
     """One entry of a game's history: an action, a pass, or a seat leaving."""
+
+    append_only_refusal = "events are append-only"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events",
                              verbose_name=_("game"))
@@ -151,8 +142,6 @@ class Event(models.Model):
     seat = models.PositiveSmallIntegerField(_("seat"))
     action = models.JSONField(_("action"))
     at = models.DateTimeField(_("at"))
-
-    objects = EventQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("event")
@@ -165,14 +154,6 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} ply {self.ply}: {self.action.get('type')}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None and not kwargs.get("force_insert"):
-            raise AppendOnlyError("events are append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise AppendOnlyError("events are append-only")
 
     def as_json(self) -> dict[str, Any]:
         return {"ply": self.ply, "seat": self.seat, "action": self.action,
@@ -241,19 +222,13 @@ class Rematch(models.Model):
         return f"rematch of game {self.game_id}"
 
 
-class HandoverQuerySet(models.QuerySet["Handover"]):
-    def update(self, **kwargs: Any) -> NoReturn:
-        raise AppendOnlyError("hand-overs are append-only")
-
-    def delete(self) -> NoReturn:  # type: ignore[override]
-        raise AppendOnlyError("hand-overs are append-only")
-
-
-class Handover(models.Model):
+class Handover(AppendOnlyModel):
     """A seat of a casual game handed to a bot after its player left (games/leavers.py):
     append-only like the events, one per seat (the unique pair makes it happen once,
     however many players ask at once). `ply` is the game's ply when it happened, so a
     replay knows who held the seat at each ply."""
+
+    append_only_refusal = "hand-overs are append-only"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="handovers",
                              verbose_name=_("game"))
@@ -266,8 +241,6 @@ class Handover(models.Model):
                             related_name="+", verbose_name=_("bot"))
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT,
                            related_name="+", verbose_name=_("asked by"))
-
-    objects = HandoverQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("hand-over")

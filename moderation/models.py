@@ -7,13 +7,13 @@ DELETE on the table for every client, not only Django.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from bloqueio_site.append_only import AppendOnlyModel
 
 REASON_MAX = 1000
 
@@ -34,20 +34,10 @@ class Action(models.TextChoices):
 DONE = "done"
 
 
-class AppendOnlyError(RuntimeError):
-    """Raised on any attempt to change or remove a moderation log entry."""
-
-
-class ModerationLogQuerySet(models.QuerySet["ModerationLog"]):
-    def update(self, **kwargs: Any) -> NoReturn:
-        raise AppendOnlyError("the moderation log is append-only")
-
-    def delete(self) -> NoReturn:  # type: ignore[override]
-        raise AppendOnlyError("the moderation log is append-only")
-
-
-class ModerationLog(models.Model):
+class ModerationLog(AppendOnlyModel):
     """Who did what to which target, why, and whether it was carried out."""
+
+    append_only_refusal = "the moderation log is append-only"
 
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                               on_delete=models.PROTECT, related_name="+",
@@ -60,8 +50,6 @@ class ModerationLog(models.Model):
     outcome = models.TextField(_("outcome"),
                                default=DONE, help_text=_('"done", or why it was refused'))
     at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
-
-    objects = ModerationLogQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("moderation log entry")
@@ -84,14 +72,6 @@ class ModerationLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.target_repr} ({self.outcome})"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None and not kwargs.get("force_insert"):
-            raise AppendOnlyError("the moderation log is append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise AppendOnlyError("the moderation log is append-only")
 
 
 class TargetType(models.TextChoices):

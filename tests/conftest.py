@@ -32,24 +32,17 @@ def client_for(user: User | None) -> APIClient:
     return client
 
 
-@pytest.fixture
-def alice(db: Any) -> User:
-    return make_user("alice")
+def _user_fixture(name: str) -> Any:
+    """A fixture `name`: a fresh account of that name (the four players below)."""
+
+    @pytest.fixture(name=name)
+    def user(db: Any) -> User:
+        return make_user(name)
+
+    return user
 
 
-@pytest.fixture
-def bob(db: Any) -> User:
-    return make_user("bob")
-
-
-@pytest.fixture
-def carol(db: Any) -> User:
-    return make_user("carol")
-
-
-@pytest.fixture
-def dave(db: Any) -> User:
-    return make_user("dave")
+alice, bob, carol, dave = map(_user_fixture, ("alice", "bob", "carol", "dave"))
 
 
 @pytest.fixture

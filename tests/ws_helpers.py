@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -21,6 +22,16 @@ CHATTER = ("presence", "ping", "game", "away")
 
 def token_headers(key: str) -> list[tuple[bytes, bytes]]:
     return [*LOCAL, (b"authorization", f"Token {key}".encode())]
+
+
+async def until_closed(comm: WebsocketCommunicator,
+                       wait: float = 5) -> tuple[list[dict[str, Any]], int | None]:
+    """The frames the server sends until it closes the socket (at most `wait` seconds
+    for each), and its close code."""
+    frames = []
+    while (output := await comm.receive_output(timeout=wait))["type"] != "websocket.close":
+        frames.append(json.loads(output["text"]))
+    return frames, output.get("code")
 
 
 async def receive_type(comm: WebsocketCommunicator, kind: str) -> dict[str, Any]:

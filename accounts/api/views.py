@@ -24,18 +24,22 @@ from accounts.api.serializers import (
     TokenOut,
 )
 from bloqueio_site import limits
+from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import errors
 
 
-class RegisterView(APIView):
+# No docstring on purpose: drf-spectacular would give it to both operations.
+class _WithoutCredentialsView(APIView):
+    # For someone who has no credentials yet (signing up, asking for a token): no
+    # authentication is tried, so a stale session or token cannot refuse the request.
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []
 
+
+class RegisterView(_WithoutCredentialsView):
     @extend_schema(request=RegisterIn, responses={201: RegisterOut, **errors(400, 429)})
     def post(self, request: Request) -> Response:
-        data = RegisterIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        user, token = services.register_user(**data.validated_data,
+        user, token = services.register_user(**validated(RegisterIn, request.data),
                                              address=limits.address_of(request),
                                              absolute=request.build_absolute_uri)
         return Response(
@@ -44,15 +48,11 @@ class RegisterView(APIView):
         )
 
 
-class TokenView(APIView):
-    permission_classes = [permissions.AllowAny]
-    authentication_classes: list = []
-
+class TokenView(_WithoutCredentialsView):
     @extend_schema(request=TokenIn, responses={200: TokenOut, **errors(400, 429)})
     def post(self, request: Request) -> Response:
-        data = TokenIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        token = services.token_for_credentials(request=request._request, **data.validated_data)
+        token = services.token_for_credentials(request=request._request,
+                                               **validated(TokenIn, request.data))
         return Response({"token": token})
 
 
@@ -67,9 +67,8 @@ class TokensView(APIView):
 
     @extend_schema(request=NewTokenIn, responses={201: NewTokenOut, **errors(400, 401, 409)})
     def post(self, request: Request) -> Response:
-        data = NewTokenIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        info, key = credentials.create_token(user=request.user, **data.validated_data)
+        info, key = credentials.create_token(user=request.user,
+                                             **validated(NewTokenIn, request.data))
         return Response({**info, "token": key}, status=status.HTTP_201_CREATED)
 
 
@@ -89,11 +88,9 @@ class PasswordView(APIView):
 
     @extend_schema(request=PasswordIn, responses={204: None, **errors(400, 401)})
     def post(self, request: Request) -> Response:
-        data = PasswordIn(data=request.data)
-        data.is_valid(raise_exception=True)
         by_token = isinstance(request.auth, str)
         credentials.change_password(
-            user=request.user, **data.validated_data,
+            user=request.user, **validated(PasswordIn, request.data),
             keep_token=request.auth if by_token else None,
             keep_session=None if by_token else request.session.session_key)
         if not by_token:
@@ -112,11 +109,10 @@ class MeView(APIView):
     def patch(self, request: Request) -> Response:
         """Change the account's settings: `language` (its pages and error details),
         `email` (verified by a mailed link)."""
-        data = MeIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        if "language" in data.validated_data:
-            language.choose(request.user, data.validated_data["language"])
-        if "email" in data.validated_data:
-            addresses.change_email(user=request.user, email=data.validated_data["email"],
+        data = validated(MeIn, request.data)
+        if "language" in data:
+            language.choose(request.user, data["language"])
+        if "email" in data:
+            addresses.change_email(user=request.user, email=data["email"],
                                    absolute=request.build_absolute_uri)
         return Response(selectors.me_json(request.user))

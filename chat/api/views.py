@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
@@ -11,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import ErrorOut, errors
 from chat import rooms, selectors, services
 from chat.api import serializers as io
@@ -21,12 +20,6 @@ from games.models import Game
 
 TOO_FAST = {429: OpenApiResponse(ErrorOut, description="`rate_limited`: at most 5 messages "
                                  "in 10 s and 30 in 10 min")}
-
-
-def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 class GameChatView(APIView):
@@ -40,7 +33,7 @@ class GameChatView(APIView):
     @extend_schema(operation_id="game_chat_list", parameters=[io.AfterIn],
                    responses={200: io.HistoryOut, **errors(400, 404)})
     def get(self, request: Request, game_id: int) -> Response:
-        after = _valid(io.AfterIn, request.query_params)["after"]
+        after = validated(io.AfterIn, request.query_params)["after"]
         game = game_selectors.get_game(game_id)
         if game is None or not privacy.may_view(game, request.user,
                                                 privacy.tokens_of(request)):
@@ -60,7 +53,7 @@ class GameChatView(APIView):
     @extend_schema(operation_id="game_chat_create", request=io.PostIn,
                    responses={201: io.MessageOut, **errors(400, 401, 403, 404), **TOO_FAST})
     def post(self, request: Request, game_id: int) -> Response:
-        text = _valid(io.PostIn, request.data)["text"]
+        text = validated(io.PostIn, request.data)["text"]
         game = Game.objects.filter(pk=game_id).first()
         if game is not None and not privacy.may_view(game, request.user,
                                                      privacy.tokens_of(request)):
@@ -77,7 +70,7 @@ class DeleteMessageView(APIView):
     @extend_schema(operation_id="chat_message_delete", request=io.DeleteIn,
                    responses={200: io.MessageOut, **errors(400, 401, 403, 404)})
     def post(self, request: Request, message_id: int) -> Response:
-        reason = _valid(io.DeleteIn, request.data)["reason"]
+        reason = validated(io.DeleteIn, request.data)["reason"]
         message = services.delete_message(actor=request.user, message_id=message_id,
                                           reason=reason)
         return Response(selectors.message_json(message, moderator=True))

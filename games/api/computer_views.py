@@ -12,10 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import errors
 from games import leavers, services
 from games.api import serializers as io
-from games.api.views import _game_response, _valid
+from games.api.views import _game_response
 
 
 class BotsView(APIView):
@@ -26,7 +27,7 @@ class BotsView(APIView):
     @extend_schema(operation_id="games_bots_add", request=io.AddBotIn,
                    responses={201: io.GameOut, **errors(400, 401, 403, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(io.AddBotIn, request.data)
+        data = validated(io.AddBotIn, request.data)
         services.add_bot(game_id=game_id, user=request.user, level=data["level"],
                          seat=data.get("seat"))
         return _game_response(request, game_id, status.HTTP_201_CREATED)
@@ -53,7 +54,7 @@ class HandOverView(APIView):
     @extend_schema(operation_id="games_seat_to_bot", request=io.HandOverIn,
                    responses={200: io.GameOut, **errors(400, 401, 403, 404, 409, 503)})
     def post(self, request: Request, game_id: int, seat: int) -> Response:
-        data = _valid(io.HandOverIn, request.data)
+        data = validated(io.HandOverIn, request.data)
         leavers.hand_to_bot(game_id=game_id, seat=seat, user=request.user,
                             **({"level": data["level"]} if "level" in data else {}))
         return _game_response(request, game_id)

@@ -9,10 +9,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import ErrorOut, errors
 from games import invitations, rematch
 from games.api import serializers as io
-from games.api.views import _game_response, _valid
+from games.api.views import _game_response
 
 INVITE_REFUSALS = OpenApiResponse(
     ErrorOut, description="`cannot_invite_self`, `cannot_invite_bot`, `invitation_declined`")
@@ -33,7 +34,7 @@ class InvitationsView(APIView):
         409: OpenApiResponse(ErrorOut, description="`already_seated`, `game_full`, "
                              "`already_started`, `game_over`"), **errors(401, 403)})
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(io.InviteIn, request.data)
+        data = validated(io.InviteIn, request.data)
         invitation, created = invitations.invite_user(game_id=game_id, user=request.user,
                                                       username=data["username"])
         return Response(invitations.invitation_json(invitation),

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.selectors import active_user
+from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import errors
 from games import engine
 from games.api import serializers as io
@@ -35,10 +36,9 @@ class MatchmakingView(APIView):
 
     @extend_schema(request=io.QueueIn, responses={201: io.QueueOut, **errors(400, 401, 409)})
     def post(self, request: Request) -> Response:
-        data = io.QueueIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        body = matchmaking.join_queue(user=request.user, kind=data.validated_data["kind"],
-                                      time_control=data.validated_data["time_control"])
+        data = validated(io.QueueIn, request.data)
+        body = matchmaking.join_queue(user=request.user, kind=data["kind"],
+                                      time_control=data["time_control"])
         return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None, **errors(401)})
@@ -78,9 +78,7 @@ class ProvisionalView(APIView):
 
 
 def _valid_page(request: Request) -> int:
-    data = io.PageIn(data=request.query_params)
-    data.is_valid(raise_exception=True)
-    return int(data.validated_data["page"])
+    return int(validated(io.PageIn, request.query_params)["page"])
 
 
 class RatingHistoryView(APIView):

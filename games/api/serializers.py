@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from bloqueio_site.api_schema import PageOut
 from games import bots, engine
 from games.errors import InvalidRequest
 from games.round import TURN_BASED_DAYS, turn_based
@@ -269,12 +270,9 @@ class GameOut(serializers.Serializer):
                                   "players and its creator")
 
 
-class GamePageOut(serializers.Serializer):
+class GamePageOut(PageOut):
     """`GET /api/games/`: one page of games, newest first."""
 
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
     results = GameOut(many=True)
 
 
@@ -398,10 +396,7 @@ class PageIn(QueryIn):
     page = QueryIntegerField(min_value=1, default=1)
 
 
-class LeaderboardPageOut(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
+class LeaderboardPageOut(PageOut):
     results = LeaderboardRowOut(many=True)
 
 

@@ -1,6 +1,6 @@
 """Games API routes under /api/."""
 
-from django.urls import path
+from django.urls import include, path
 
 from games.api import (
     analysis_views,
@@ -11,39 +11,37 @@ from games.api import (
     views,
 )
 
+# Under /api/games/<game_id>/: one game, what may be done to it, and what it leads to.
+one_game = [
+    path("", views.GameView.as_view(), name="api-game"),
+    path("join/", views.JoinView.as_view(), name="api-game-join"),
+    path("leave/", views.LeaveView.as_view(), name="api-game-leave"),
+    path("actions/", views.ActionsView.as_view(), name="api-game-actions"),
+    path("resign/", views.ResignView.as_view(), name="api-game-resign"),
+    path("events/", views.EventsView.as_view(), name="api-game-events"),
+    path("replay/", views.ReplayView.as_view(), name="api-game-replay"),
+    path("legal-actions/", views.LegalActionsView.as_view(), name="api-game-legal-actions"),
+    path("export/", views.ExportView.as_view(), name="api-game-export"),
+    path("hint/", views.HintView.as_view(), name="api-game-hint"),
+    path("bots/", computer_views.BotsView.as_view(), name="api-game-bots"),
+    path("bots/<int:seat>/", computer_views.BotSeatView.as_view(), name="api-game-bot-seat"),
+    path("seats/<int:seat>/bot/", computer_views.HandOverView.as_view(),
+         name="api-game-seat-bot"),
+    path("analysis/", analysis_views.AnalysisView.as_view(), name="api-game-analysis"),
+    path("analysis/<int:ply>/best/", analysis_views.BestMoveView.as_view(),
+         name="api-game-analysis-best"),
+    path("invitations/", invitation_views.InvitationsView.as_view(),
+         name="api-game-invitations"),
+    path("rematch/", invitation_views.RematchView.as_view(), name="api-game-rematch"),
+    path("rematch/decline/", invitation_views.RematchDeclineView.as_view(),
+         name="api-game-rematch-decline"),
+]
+
 urlpatterns = [
     path("kinds/", views.KindsView.as_view(), name="api-kinds"),
     path("games/", views.GamesView.as_view(), name="api-games"),
-    path("games/<int:game_id>/", views.GameView.as_view(), name="api-game"),
+    path("games/<int:game_id>/", include(one_game)),
     path("me/games/", views.MyGamesView.as_view(), name="api-my-games"),
-    path("games/<int:game_id>/join/", views.JoinView.as_view(), name="api-game-join"),
-    path("games/<int:game_id>/leave/", views.LeaveView.as_view(), name="api-game-leave"),
-    path("games/<int:game_id>/actions/", views.ActionsView.as_view(), name="api-game-actions"),
-    path("games/<int:game_id>/resign/", views.ResignView.as_view(), name="api-game-resign"),
-    path("games/<int:game_id>/events/", views.EventsView.as_view(), name="api-game-events"),
-    path("games/<int:game_id>/replay/", views.ReplayView.as_view(), name="api-game-replay"),
-    path(
-        "games/<int:game_id>/legal-actions/",
-        views.LegalActionsView.as_view(),
-        name="api-game-legal-actions",
-    ),
-    path("games/<int:game_id>/export/", views.ExportView.as_view(), name="api-game-export"),
-    path("games/<int:game_id>/hint/", views.HintView.as_view(), name="api-game-hint"),
-    path("games/<int:game_id>/bots/", computer_views.BotsView.as_view(), name="api-game-bots"),
-    path("games/<int:game_id>/bots/<int:seat>/", computer_views.BotSeatView.as_view(),
-         name="api-game-bot-seat"),
-    path("games/<int:game_id>/seats/<int:seat>/bot/", computer_views.HandOverView.as_view(),
-         name="api-game-seat-bot"),
-    path("games/<int:game_id>/analysis/", analysis_views.AnalysisView.as_view(),
-         name="api-game-analysis"),
-    path("games/<int:game_id>/analysis/<int:ply>/best/", analysis_views.BestMoveView.as_view(),
-         name="api-game-analysis-best"),
-    path("games/<int:game_id>/invitations/", invitation_views.InvitationsView.as_view(),
-         name="api-game-invitations"),
-    path("games/<int:game_id>/rematch/", invitation_views.RematchView.as_view(),
-         name="api-game-rematch"),
-    path("games/<int:game_id>/rematch/decline/", invitation_views.RematchDeclineView.as_view(),
-         name="api-game-rematch-decline"),
     path("me/invitations/", invitation_views.MyInvitationsView.as_view(),
          name="api-my-invitations"),
     path("invitations/<int:invitation_id>/accept/",

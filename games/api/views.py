@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import ClassVar
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -11,22 +12,16 @@ from rest_framework import permissions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from bloqueio_site import limits
+from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import ErrorOut, errors
 from games import engine, hints, leavers, my_games, rematch, selectors, services
 from games.api import serializers as io
 from games.api.access import for_viewer, visible_game, visible_row
 from games.errors import GameNotFound, InvalidRequest
 from games.live import presence
-
-
-def _valid(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def _game_response(request: Request, game_id: int, code: int = status.HTTP_200_OK) -> Response:
@@ -55,8 +50,8 @@ class GamesView(APIView):
         responses={200: io.GamePageOut, **errors(400, 401, 404)},
     )
     def get(self, request: Request) -> Response:
-        filters = _valid(io.GameListIn, request.query_params)
-        _valid(io.PageIn, request.query_params)  # a malformed page is a 400; past the end, 404
+        filters = validated(io.GameListIn, request.query_params)
+        validated(io.PageIn, request.query_params)  # a malformed page is a 400; past the end, 404
         games = selectors.game_list(**filters)
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(games, request, view=self)
@@ -69,7 +64,7 @@ class GamesView(APIView):
         429: OpenApiResponse(ErrorOut, description="`rate_limited`: over 20 new games in 10 "
                              "minutes from your address; see Retry-After")})
     def post(self, request: Request) -> Response:
-        data = _valid(io.CreateGameIn, request.data)
+        data = validated(io.CreateGameIn, request.data)
         game = services.create_game(user=request.user, address=limits.address_of(request),
                                     **data)
         return _game_response(request, game.pk, status.HTTP_201_CREATED)
@@ -102,21 +97,28 @@ class JoinView(APIView):
 
     @extend_schema(request=io.JoinIn, responses={200: io.GameOut, **errors(400, 401, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(io.JoinIn, request.data)
+        data = validated(io.JoinIn, request.data)
         services.join_game(game_id=game_id, user=request.user, seat=data.get("seat"),
                            invite=data.get("invite"))
         return _game_response(request, game_id)
 
 
-class LeaveView(APIView):
-    """Give up a seat before the game starts (after it starts, resign)."""
-
+# No docstring on purpose: drf-spectacular would give it to both operations.
+class _SeatWriteView(APIView):
+    # A player's bodiless write to their own seat (`write`): the game after it.
     permission_classes = [permissions.IsAuthenticated]
+    write: ClassVar[Callable[..., object]]
 
     @extend_schema(request=None, responses={200: io.GameOut, **errors(401, 403, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
-        services.leave_game(game_id=game_id, user=request.user)
+        type(self).write(game_id=game_id, user=request.user)
         return _game_response(request, game_id)
+
+
+class LeaveView(_SeatWriteView):
+    """Give up a seat before the game starts (after it starts, resign)."""
+
+    write = services.leave_game
 
 
 class ActionsView(APIView):
@@ -126,7 +128,7 @@ class ActionsView(APIView):
         request=io.ActionIn, responses={201: io.SubmittedOut, **errors(400, 401, 403, 404, 409)}
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(io.ActionIn, request.data)
+        data = validated(io.ActionIn, request.data)
         done = services.submit_action(
             game_id=game_id, user=request.user, action=data["action"], ply=data["ply"]
         )
@@ -135,13 +137,8 @@ class ActionsView(APIView):
         )
 
 
-class ResignView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(request=None, responses={200: io.GameOut, **errors(401, 403, 404, 409)})
-    def post(self, request: Request, game_id: int) -> Response:
-        services.resign(game_id=game_id, user=request.user)
-        return _game_response(request, game_id)
+class ResignView(_SeatWriteView):
+    write = services.resign
 
 
 class EventsView(APIView):
@@ -149,7 +146,7 @@ class EventsView(APIView):
         parameters=[io.AfterIn], responses={200: io.EventsOut, **errors(400, 401, 404)}
     )
     def get(self, request: Request, game_id: int) -> Response:
-        after = _valid(io.AfterIn, request.query_params)["after"]
+        after = validated(io.AfterIn, request.query_params)["after"]
         visible_row(request, game_id)
         return Response({"events": selectors.events_after(game_id, after)})
 
@@ -160,7 +157,7 @@ class ReplayView(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = visible_row(request, game_id)
-        ply = _valid(io.ReplayIn, request.query_params).get("ply", game.ply)
+        ply = validated(io.ReplayIn, request.query_params).get("ply", game.ply)
         if ply > game.ply:
             raise InvalidRequest(ngettext(
                 "The game has %(last)s ply; ply must be 0 to %(last)s.",

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.boards.colours import INK, seat_styles
-from games.boards.svg import opening
+from games.boards.svg import axis_labels, opening
 
 CELL = 40  # one cell, in SVG user units
 MARGIN = 22  # room for the coordinate labels around the board
@@ -91,12 +91,8 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
     grid, seats = spec["grid"], spec["seats"]
     size = grid * CELL + 2 * MARGIN
     out = opening(kind, spec, size, size, ply=ply, title=title, background="#f1f5f9")
-    for k in range(grid):
-        x = MARGIN + k * CELL + CELL / 2
-        out.append(f'<text x="{x}" y="{MARGIN - 7}" class="label" text-anchor="middle" '
-                   f'font-size="11" fill="#475569">{chr(ord("a") + k)}</text>')
-        out.append(f'<text x="{MARGIN - 6}" y="{x + 4}" class="label" text-anchor="end" '
-                   f'font-size="11" fill="#475569">{k}</text>')
+    out += axis_labels(grid, grid, cell=CELL, margin=MARGIN, top=7, left=6, size=11,
+                       fill="#475569")
     for r in range(grid):
         for c in range(grid):
             zone = spec["zones"][r][c]

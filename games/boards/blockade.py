@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.boards.colours import INK
-from games.boards.svg import opening
+from games.boards.svg import axis_labels, opening
 
 CELL = 64  # one cell, in SVG user units
 MARGIN = 26  # room for the coordinate labels around the board
@@ -91,14 +91,8 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
     last = state.get("last") or None
     last_at = tuple(last["at"]) if last else None
     out = opening(kind, spec, width, height, ply=ply, title=title, background=BACKGROUND)
-    for c in range(cols):
-        x = MARGIN + c * CELL + CELL / 2
-        out.append(f'<text x="{x}" y="{MARGIN - 8}" class="label" text-anchor="middle" '
-                   f'font-size="{LABEL_FONT}" fill="{LABEL_INK}">{chr(ord("a") + c)}</text>')
-    for r in range(rows):
-        y = MARGIN + r * CELL + CELL / 2
-        out.append(f'<text x="{MARGIN - 8}" y="{y + 4}" class="label" text-anchor="end" '
-                   f'font-size="{LABEL_FONT}" fill="{LABEL_INK}">{r}</text>')
+    out += axis_labels(rows, cols, cell=CELL, margin=MARGIN, top=8, left=8, size=LABEL_FONT,
+                       fill=LABEL_INK)
     goals: dict[int, int] = {}
     if kind == "blockade_run":
         goals = {row: seat for seat, row in enumerate(spec["goal_rows"])}

@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 
 from games import engine
 from games.boards.colours import INK, seat_styles
-from games.boards.svg import opening
+from games.boards.svg import axis_labels, opening
 from games.engine.blokus import pieces
 
 CELL = 30  # one square, in SVG user units
@@ -116,12 +116,8 @@ def render_svg(kind: str, spec: dict[str, Any], state: dict[str, Any], *,
                     css="board blokus"),
            f'<rect x="{MARGIN}" y="{MARGIN}" width="{n * CELL}" height="{n * CELL}" '
            f'fill="{BOARD_BG}"/>']
-    for k in range(n):
-        mid = MARGIN + k * CELL + CELL / 2
-        out.append(f'<text x="{mid}" y="{MARGIN - 7}" class="label" text-anchor="middle" '
-                   f'font-size="11" fill="{LABEL}" {font}>{chr(ord("a") + k)}</text>')
-        out.append(f'<text x="{MARGIN - 5}" y="{mid + 4}" class="label" text-anchor="end" '
-                   f'font-size="11" fill="{LABEL}" {font}>{k}</text>')
+    out += axis_labels(n, n, cell=CELL, margin=MARGIN, top=7, left=5, size=11, fill=LABEL,
+                       attrs=f" {font}")
     for r in range(n):
         for c in range(n):
             if board[r][c] is None:

@@ -19,7 +19,7 @@ import importlib
 import random
 import time
 from functools import cache
-from typing import Any, cast
+from typing import Any, TypedDict, Unpack, cast
 
 from games import engine
 from games.engine import PASS, Rules
@@ -108,17 +108,16 @@ def think(
     return family.hard(rules, state, rng, Budget(nodes, max(0.0, left)))
 
 
-def choose(
-    rules: Rules,
-    state: Any,
-    level: str,
-    *,
-    seed: int,
-    budget_s: float | None = None,
-    nodes: int | None = None,
-) -> Any:
+class Search(TypedDict, total=False):
+    """How far ``hard`` searches: ``think``'s ``budget_s`` and ``nodes``."""
+
+    budget_s: float | None
+    nodes: int | None
+
+
+def choose(rules: Rules, state: Any, level: str, *, seed: int, **search: Unpack[Search]) -> Any:
     """The action a bot of ``level`` plays for the seat to move (see ``think``)."""
-    return think(rules, state, level, seed=seed, budget_s=budget_s, nodes=nodes).action
+    return think(rules, state, level, seed=seed, **search).action
 
 
 def explain(rules: Rules, state: Any, action: Any) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin
@@ -9,6 +10,7 @@ from django.db.models import Case, IntegerField, Model, QuerySet, Value, When
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -82,20 +84,25 @@ class ReportAdmin(ReadOnly, admin.ModelAdmin):
                   permissions=["handle"])
     def resolve_reports(self, request: HttpRequest,
                         queryset: QuerySet[Report]) -> TemplateResponse | None:
-        return with_reason(
-            self, request, queryset, title=_("Resolve reports"), verb=_("Resolve"),
-            done=ngettext_lazy("Resolved %(count)s report.", "Resolved %(count)s reports.",
-                               "count"), label=_("Note"),
-            run=lambda r, note: _note(services.resolve_report(
-                moderator=request.user, report_id=r.pk, note=note)))
+        return self._close(
+            request, queryset, services.resolve_report, title=_("Resolve reports"),
+            verb=_("Resolve"), done=ngettext_lazy(
+                "Resolved %(count)s report.", "Resolved %(count)s reports.", "count"))
 
     @admin.action(description=gettext_lazy("Dismiss selected reports (with a note)"),
                   permissions=["handle"])
     def dismiss_reports(self, request: HttpRequest,
                         queryset: QuerySet[Report]) -> TemplateResponse | None:
+        return self._close(
+            request, queryset, services.dismiss_report, title=_("Dismiss reports"),
+            verb=_("Dismiss"), done=ngettext_lazy(
+                "Dismissed %(count)s report.", "Dismissed %(count)s reports.", "count"))
+
+    def _close(self, request: HttpRequest, queryset: QuerySet[Report],
+               close: Callable[..., Report], *, title: str, verb: str,
+               done: Promise) -> TemplateResponse | None:
+        """Ask for the moderator's note, then `close` (resolve or dismiss) each report."""
         return with_reason(
-            self, request, queryset, title=_("Dismiss reports"), verb=_("Dismiss"),
-            done=ngettext_lazy("Dismissed %(count)s report.", "Dismissed %(count)s reports.",
-                               "count"), label=_("Note"),
-            run=lambda r, note: _note(services.dismiss_report(
-                moderator=request.user, report_id=r.pk, note=note)))
+            self, request, queryset, title=title, verb=verb, done=done, label=_("Note"),
+            run=lambda r, note: _note(close(moderator=request.user, report_id=r.pk,
+                                            note=note)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from bloqueio_site.api_schema import PageOut
 from moderation.models import REASON_MAX, Category, ReportStatus, TargetType
 
 
@@ -26,8 +27,5 @@ class ReportOut(serializers.Serializer):
     handled_at = serializers.DateTimeField(allow_null=True)
 
 
-class ReportPageOut(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
+class ReportPageOut(PageOut):
     results = ReportOut(many=True)

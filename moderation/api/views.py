@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import errors
 from moderation import selectors, services
 from moderation.api.serializers import ReportIn, ReportOut, ReportPageOut
@@ -39,7 +40,6 @@ class ReportsView(APIView):
         "(one open report per target); 429 `rate_limited` (10 an hour).",
     )
     def post(self, request: Request) -> Response:
-        data = ReportIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        report = services.file_report(reporter=request.user, **data.validated_data)
+        report = services.file_report(reporter=request.user,
+                                      **validated(ReportIn, request.data))
         return Response(selectors.report_json(report), status=status.HTTP_201_CREATED)

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import errors
 from notifications import selectors, services
 from notifications.api import serializers as io
@@ -21,11 +22,10 @@ class NotificationsView(APIView):
     @extend_schema(operation_id="notifications", parameters=[io.ListQuery],
                    responses={200: io.NotificationListOut, **errors(400, 401)})
     def get(self, request: Request) -> Response:
-        query = io.ListQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        query = validated(io.ListQuery, request.query_params)
         return Response(selectors.listing(request.user.pk,
-                                          unread_only=query.validated_data.get("unread") == "true",
-                                          limit=query.validated_data["limit"]))
+                                          unread_only=query.get("unread") == "true",
+                                          limit=query["limit"]))
 
 
 class ReadView(APIView):
@@ -34,9 +34,8 @@ class ReadView(APIView):
     @extend_schema(operation_id="notifications_read", request=io.ReadIn,
                    responses={200: io.UnreadOut, **errors(400, 401)})
     def post(self, request: Request) -> Response:
-        data = io.ReadIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        ids = None if data.validated_data["all"] else data.validated_data["ids"]
+        data = validated(io.ReadIn, request.data)
+        ids = None if data["all"] else data["ids"]
         return Response({"unread": services.mark_read(request.user, ids)})
 
 
@@ -57,7 +56,5 @@ class SettingsView(APIView):
     @extend_schema(operation_id="notification_settings_update", request=io.SettingsIn,
                    responses={200: io.SettingsOut, **errors(400, 401)})
     def patch(self, request: Request) -> Response:
-        data = io.SettingsIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.set_email_choices(request.user, data.validated_data["email"])
+        services.set_email_choices(request.user, validated(io.SettingsIn, request.data)["email"])
         return Response(settings_json(request.user))  # type: ignore[arg-type]

@@ -6,7 +6,6 @@ after-commit signal reaches the sockets through `games.live.realtime` exactly as
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from accounts.models import User
 from bloqueio_site.asgi import application
 from games.live.consumers import GameConsumer, LobbyConsumer, MeConsumer
 from games.live.frames import CLOSE_BANNED, CLOSE_UNAUTHORIZED
-from tests.ws_helpers import LOCAL, receive_type, seat_four, token_headers
+from tests.ws_helpers import LOCAL, receive_type, seat_four, token_headers, until_closed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,15 +37,11 @@ async def opened(path: str, headers: list[tuple[bytes, bytes]]) -> WebsocketComm
 
 async def closed_as_banned(comm: WebsocketCommunicator) -> list[dict[str, Any]]:
     """Frames up to the close; the last frame must be the `banned` error, then 4403."""
-    frames: list[dict[str, Any]] = []
-    while True:
-        output = await comm.receive_output(timeout=5)
-        if output["type"] == "websocket.close":
-            assert output.get("code") == CLOSE_BANNED, output
-            assert frames and frames[-1]["type"] == "error", frames
-            assert frames[-1]["code"] == "banned" and frames[-1]["detail"]
-            return frames
-        frames.append(json.loads(output["text"]))
+    frames, code = await until_closed(comm)
+    assert code == CLOSE_BANNED, code
+    assert frames and frames[-1]["type"] == "error", frames
+    assert frames[-1]["code"] == "banned" and frames[-1]["detail"]
+    return frames
 
 
 @pytest.fixture

@@ -7,9 +7,6 @@ revocation's after-commit signal reaches the sockets through `games.live.realtim
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 from channels.db import database_sync_to_async as db
 from channels.testing import WebsocketCommunicator
@@ -19,21 +16,16 @@ from accounts import credentials
 from games.live.frames import CLOSE_UNAUTHORIZED
 from tests.accounts.test_ban_sockets import _logged_in_session, cookie_headers, opened
 from tests.conftest import PASSWORD, make_user
-from tests.ws_helpers import receive_type, token_headers
+from tests.ws_helpers import receive_type, token_headers, until_closed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def closed_as_revoked(comm: WebsocketCommunicator) -> None:
-    frames: list[dict[str, Any]] = []
-    while True:
-        output = await comm.receive_output(timeout=5)
-        if output["type"] == "websocket.close":
-            assert output.get("code") == CLOSE_UNAUTHORIZED, output
-            assert frames and frames[-1]["code"] == "credentials_revoked", frames
-            await comm.disconnect()
-            return
-        frames.append(json.loads(output["text"]))
+    frames, code = await until_closed(comm)
+    assert code == CLOSE_UNAUTHORIZED, code
+    assert frames and frames[-1]["code"] == "credentials_revoked", frames
+    await comm.disconnect()
 
 
 async def still_open(comm: WebsocketCommunicator) -> None:

@@ -102,6 +102,15 @@ def live_user(username: str, email: str = "") -> User:
     return made
 
 
+def log_in(page: Any, username: str, password: str = PASSWORD) -> None:
+    """Sign `username` in through the login form; returns once the page has left it."""
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("form.form button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
 def shot(page: Any, name: str, **options: Any) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

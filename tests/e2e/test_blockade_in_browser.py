@@ -16,9 +16,8 @@ import pytest
 
 from accounts.models import User
 from games import engine, services
-from tests.conftest import PASSWORD
 from tests.e2e.conftest import live_user as user
-from tests.e2e.conftest import run_in_browser, shot
+from tests.e2e.conftest import log_in, run_in_browser, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -41,17 +40,6 @@ NOTATION_JS = """async ({kind, actions}) => {
 }"""
 
 
-def login(page: Any, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("form.form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
-    assert page.locator(".site-header .who").inner_text() == username
-
-
-
-
 def two_player_game(kind: str) -> tuple[int, User, User]:
     alice, bob = user("alice"), user("bob")
     game = services.create_game(user=alice, kind=kind)
@@ -62,7 +50,8 @@ def two_player_game(kind: str) -> tuple[int, User, User]:
 def open_game(new_page: Any, game_id: int, username: str | None, **options: Any) -> Any:
     page = new_page(**(options or DESKTOP))
     if username:
-        login(page, username)
+        log_in(page, username)
+        assert page.locator(".site-header .who").inner_text() == username
     page.goto(f"/games/{game_id}/")
     page.wait_for_selector('#board svg[data-status="active"]')
     return page

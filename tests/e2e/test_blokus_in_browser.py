@@ -16,9 +16,8 @@ import pytest
 
 from games import engine, services
 from games.boards import board_spec
-from tests.conftest import PASSWORD
 from tests.e2e.conftest import live_user as user
-from tests.e2e.conftest import run_in_browser, shot
+from tests.e2e.conftest import log_in, run_in_browser, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -31,7 +30,6 @@ Cells = list[list[int]]
 # -- setup -----------------------------------------------------------------------------------
 
 
-
 def two_player_game(kind: str) -> int:
     alice, bob = user("alice"), user("bob")
     game = services.create_game(user=alice, kind=kind)
@@ -39,17 +37,9 @@ def two_player_game(kind: str) -> int:
     return game.pk
 
 
-def login(page: Any, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("form.form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
-
-
 def open_game(new_page: Any, game_id: int, username: str, **options: Any) -> Any:
     page = new_page(**(options or DESKTOP))
-    login(page, username)
+    log_in(page, username)
     page.goto(f"/games/{game_id}/")
     page.wait_for_selector('#board svg.board[data-status="active"]')
     return page

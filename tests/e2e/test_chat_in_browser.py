@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 
 from games import services
-from tests.conftest import PASSWORD
 from tests.e2e.conftest import live_user as user
-from tests.e2e.conftest import run_in_browser, shot
+from tests.e2e.conftest import log_in, run_in_browser, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -29,22 +28,12 @@ HAS_TEXT = """([text]) => [...document.querySelectorAll('#chat-log .chat-text')]
 TEXTS = "els => els.map(e => e.textContent)"
 
 
-
-
-def login(page: Any, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("form.form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
-
-
 def open_game(new_page: Any, game_id: int, username: str | None, dialogs: list[str],
               options: dict[str, Any] = DESKTOP) -> Any:
     page = new_page(**options)
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     if username:
-        login(page, username)
+        log_in(page, username)
     page.goto(f"/games/{game_id}/")
     page.wait_for_selector('#board svg[data-status="active"]')
     return page

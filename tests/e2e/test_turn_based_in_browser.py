@@ -30,9 +30,8 @@ from accounts.models import User
 from games import engine, services
 from games.models import Game, Seat
 from notifications.services import email_choice
-from tests.conftest import PASSWORD
 from tests.e2e.conftest import live_user as user
-from tests.e2e.conftest import run_in_browser, shot
+from tests.e2e.conftest import log_in, run_in_browser, shot
 from tests.games.time_travel import days_pass
 from tests.live.servers import Server, start, stop
 from tests.live.servers import worker as background_worker
@@ -99,14 +98,6 @@ def db(work: Any, *args: Any, **kwargs: Any) -> Any:
     if failed:
         raise failed[0]
     return out[0] if out else None
-
-
-def log_in(page: Any, username: str, password: str = PASSWORD) -> None:
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("form.form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def move_for_the_seat_to_move(game_id: int) -> str:

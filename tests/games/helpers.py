@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from django.db import connections
 
 from accounts.models import User
 from games import services
 from games.models import Game
+
+T = TypeVar("T")
 
 
 def started_game(users: list[User], kind: str = "bloqueio", **options: Any) -> Game:
@@ -31,20 +33,33 @@ def play(game: Game, users: list[User], actions: list[dict[str, Any]]) -> Game:
     return game
 
 
-def at_once(work: Callable[[], None], count: int) -> None:
-    """Run `work` in `count` threads released together; each closes its database
-    connections (back to the pool) when done. Returns when all have finished."""
-    start = threading.Barrier(count)
+def race(jobs: Sequence[Callable[[], T]]) -> list[T | Exception]:
+    """Run each job in a thread of its own, all released together; each closes its
+    database connections (back to the pool) when done. Returns, once all have finished,
+    their results in order, the exception in the place of a job that raised one."""
+    start = threading.Barrier(len(jobs))
+    results: list[T | Exception] = [RuntimeError("did not finish")] * len(jobs)
 
-    def run() -> None:
+    def run(index: int, job: Callable[[], T]) -> None:
         try:
             start.wait()
-            work()
+            results[index] = job()
+        except Exception as exc:  # returned: the caller asserts what it expects
+            results[index] = exc
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=run) for _ in range(count)]
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(jobs)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=120)
+    return results
+
+
+def at_once(work: Callable[[], None], count: int) -> None:
+    """Run `work` in `count` threads released together (see `race`); raises the first
+    exception one of them raised."""
+    for result in race([work] * count):
+        if isinstance(result, Exception):
+            raise result

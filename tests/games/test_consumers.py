@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -18,11 +20,28 @@ from games.live.consumers import BaseConsumer
 from games.live.frames import CLOSE_UNAVAILABLE, MAX_FRAME_BYTES
 from tests.conftest import client_for, make_user
 from tests.live.servers import PrivateRedis
-from tests.ws_helpers import LOCAL, receive_type, seat_four
+from tests.ws_helpers import LOCAL, receive_type, seat_four, until_closed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 MOVE0 = {"type": "move", "to": [2, 5]}
+MOVE1 = {"type": "move", "to": [5, 8]}  # seat 1's answer to MOVE0
+
+
+async def play(gid: int, users: list[Any], ply: int) -> None:
+    """Seat `ply` plays its opening move (MOVE0, then MOVE1) through the services."""
+    await sync_to_async(services.submit_action)(game_id=gid, user=users[ply],
+                                                action=(MOVE0, MOVE1)[ply], ply=ply)
+
+
+@contextmanager
+def lost_notices() -> Iterator[None]:
+    """Commits inside publish no notice, as if Redis had lost them."""
+    broadcast.unsubscribe(realtime.on_committed)
+    try:
+        yield
+    finally:
+        broadcast.subscribe(realtime.on_committed)
 
 
 def _headers(user: Any | None) -> list[tuple[bytes, bytes]]:
@@ -35,6 +54,13 @@ async def connect(path: str, user: Any | None = None) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(application, path, headers=_headers(user))
     connected, _ = await comm.connect()
     assert connected
+    return comm
+
+
+async def joined(gid: int, user: Any | None = None) -> WebsocketCommunicator:
+    """A socket on game `gid` (as `user`, else a spectator) past its hello frame."""
+    comm = await connect(f"/ws/games/{gid}/", user)
+    await receive_type(comm, "hello")
     return comm
 
 
@@ -73,8 +99,7 @@ async def test_action_is_acked_and_broadcast_in_order(four):
         await receive_type(comm, "hello")
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": "r1"})
     assert await receive_type(alice, "ack") == {"type": "ack", "ref": "r1", "ply": 1}
-    await bob.send_json_to({"type": "action", "action": {"type": "move", "to": [5, 8]},
-                            "ply": 1, "ref": 7})
+    await bob.send_json_to({"type": "action", "action": MOVE1, "ply": 1, "ref": 7})
     assert (await receive_type(bob, "ack"))["ref"] == 7
     for comm in (alice, bob, spectator):
         first = await receive_type(comm, "event")
@@ -87,8 +112,7 @@ async def test_action_is_acked_and_broadcast_in_order(four):
 
 async def test_rest_action_reaches_websocket_spectators(four):
     gid, users = four
-    spectator = await connect(f"/ws/games/{gid}/")
-    await receive_type(spectator, "hello")
+    spectator = await joined(gid)
     response = await sync_to_async(client_for(users[0]).post)(
         f"/api/games/{gid}/actions/", {"action": MOVE0, "ply": 0}, format="json")
     assert response.status_code == 201
@@ -100,12 +124,9 @@ async def test_rest_action_reaches_websocket_spectators(four):
 
 async def test_sync_returns_what_was_missed(four):
     gid, users = four
-    for action, user in [(MOVE0, users[0]), ({"type": "move", "to": [5, 8]}, users[1])]:
-        game = await sync_to_async(lambda: services.Game.objects.get(pk=gid))()
-        await sync_to_async(services.submit_action)(game_id=gid, user=user, action=action,
-                                                    ply=game.ply)
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
+    for ply in range(2):
+        await play(gid, users, ply)
+    comm = await joined(gid)
     await comm.send_json_to({"type": "sync", "after": 1})
     frame = await receive_type(comm, "events")
     assert [e["ply"] for e in frame["events"]] == [2]
@@ -117,16 +138,10 @@ async def test_sync_returns_what_was_missed(four):
 
 async def test_a_lost_notification_is_filled_from_the_database(four):
     gid, users = four
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
-    broadcast.unsubscribe(realtime.on_committed)  # the first event's notice gets "lost"
-    try:
-        await sync_to_async(services.submit_action)(game_id=gid, user=users[0], action=MOVE0,
-                                                    ply=0)
-    finally:
-        broadcast.subscribe(realtime.on_committed)
-    await sync_to_async(services.submit_action)(
-        game_id=gid, user=users[1], action={"type": "move", "to": [5, 8]}, ply=1)
+    comm = await joined(gid)
+    with lost_notices():  # the first event's notice gets "lost"
+        await play(gid, users, 0)
+    await play(gid, users, 1)
     plies = [(await receive_type(comm, "event"))["event"]["ply"] for _ in range(2)]
     assert plies == [1, 2]
     await comm.disconnect()
@@ -136,19 +151,13 @@ async def test_the_last_lost_notification_is_filled_when_the_fanout_recovers(fou
     """No next event to reveal the gap: a resubscribed fan-out (after Redis came back)
     and a heartbeat that knows of a newer ply both make the socket catch up."""
     gid, users = four
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
+    comm = await joined(gid)
     hub = fanout.hub()
-    broadcast.unsubscribe(realtime.on_committed)
-    try:
-        for ply, action in enumerate((MOVE0, {"type": "move", "to": [5, 8]})):
-            await sync_to_async(services.submit_action)(
-                game_id=gid, user=users[ply], action=action, ply=ply)
-            if ply == 0:
-                await hub._catch_up_all()  # what the reader does after resubscribing
-                assert (await receive_type(comm, "event"))["event"]["ply"] == 1
-    finally:
-        broadcast.subscribe(realtime.on_committed)
+    with lost_notices():
+        await play(gid, users, 0)
+        await hub._catch_up_all()  # what the reader does after resubscribing
+        assert (await receive_type(comm, "event"))["event"]["ply"] == 1
+        await play(gid, users, 1)
     hub.latest_ply[fanout.game_topic(gid)] = 2  # announced, but that message was lost
     consumer = next(iter(hub.listeners[fanout.game_topic(gid)]))
     await consumer.on_heartbeat()
@@ -161,14 +170,9 @@ async def test_a_notification_that_died_with_its_writer_is_caught_up_by_the_audi
     """The writer's process was killed between its commit and its PUBLISH: no message,
     no gap to see, no reconnect. The hub's periodic audit of plies finds it."""
     gid, users = four
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
-    broadcast.unsubscribe(realtime.on_committed)
-    try:
-        await sync_to_async(services.submit_action)(game_id=gid, user=users[0], action=MOVE0,
-                                                    ply=0)
-    finally:
-        broadcast.subscribe(realtime.on_committed)
+    comm = await joined(gid)
+    with lost_notices():
+        await play(gid, users, 0)
     # Two audits, AUDIT_SECONDS apart, must both find it missing: wait for up to four.
     async with asyncio.timeout(fanout.AUDIT_SECONDS * 4):
         while (frame := await comm.receive_json_from(timeout=60))["type"] != "event":
@@ -181,26 +185,20 @@ async def test_the_audit_waits_out_a_notification_still_on_its_way(four):
     """After every commit the database is ahead of the messages for a moment: an audit
     that sees it only notes it, and the next one acts only if the message never came."""
     gid, users = four
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
+    comm = await joined(gid)
     hub, topic = fanout.hub(), fanout.game_topic(gid)
     hub._auditor.cancel()  # this test runs the audits itself
-    broadcast.unsubscribe(realtime.on_committed)
-    try:
-        await sync_to_async(services.submit_action)(game_id=gid, user=users[0], action=MOVE0,
-                                                    ply=0)
+    with lost_notices():
+        await play(gid, users, 0)
         assert await hub.audit(confirm=True) == []  # ahead once: noted
         hub.latest_ply[topic] = 1  # its message arrived after all
         assert await hub.audit(confirm=True) == []
-        await sync_to_async(services.submit_action)(
-            game_id=gid, user=users[1], action={"type": "move", "to": [5, 8]}, ply=1)
+        await play(gid, users, 1)
         assert await hub.audit(confirm=True) == []  # ahead once: noted
         assert hub.latest_ply[topic] == 1
         assert await hub.audit(confirm=True) == [topic]  # still missing: lost
         assert hub.latest_ply[topic] == 2
         assert await hub.audit(confirm=True) == []
-    finally:
-        broadcast.subscribe(realtime.on_committed)
     await comm.disconnect()
 
 
@@ -209,8 +207,7 @@ async def test_an_event_committed_while_a_sync_is_read_follows_its_answer(four, 
     must come after the answer (a client still behind drops an event that leaves a gap,
     and would then never get it), not before."""
     gid, users = four
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
+    comm = await joined(gid)
     read = selectors.events_and_game
 
     def stale_read(game_id: int, after: int) -> Any:
@@ -236,8 +233,7 @@ async def test_spectators_are_read_only(four):
     gid, _ = four
     outsider = await sync_to_async(make_user)("eve")
     for user in (None, outsider):
-        comm = await connect(f"/ws/games/{gid}/", user)
-        await receive_type(comm, "hello")
+        comm = await joined(gid, user)
         for frame in ({"type": "action", "action": MOVE0, "ply": 0, "ref": "x"},
                       {"type": "resign", "ref": "y"}):
             await comm.send_json_to(frame)
@@ -291,8 +287,7 @@ async def test_refusals_carry_codes_and_refs(four):
 ])
 async def test_malformed_frames_get_errors_and_the_socket_survives(four, raw, code):
     gid, _ = four
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
+    comm = await joined(gid)
     await comm.send_to(text_data=raw)
     assert (await receive_type(comm, "error"))["code"] == code
     await comm.send_json_to({"type": "ping"})
@@ -302,8 +297,7 @@ async def test_malformed_frames_get_errors_and_the_socket_survives(four, raw, co
 
 async def test_binary_frames_are_refused(four):
     gid, _ = four
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
+    comm = await joined(gid)
     await comm.send_to(bytes_data=b"\x00\x01")
     assert (await receive_type(comm, "error"))["code"] == "invalid_frame"
     await comm.disconnect()
@@ -311,8 +305,7 @@ async def test_binary_frames_are_refused(four):
 
 async def test_floods_are_rate_limited(four):
     gid, _ = four
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
+    comm = await joined(gid)
     for _ in range(100):
         await comm.send_json_to({"type": "ping"})
     frames = []
@@ -343,14 +336,10 @@ async def test_server_heartbeat_and_idle_close(four, monkeypatch):
     gid, _ = four
     monkeypatch.setattr(BaseConsumer, "heartbeat_seconds", 0.2)
     monkeypatch.setattr(BaseConsumer, "idle_seconds", 0.5)
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
+    comm = await joined(gid)
     assert (await receive_type(comm, "ping"))["type"] == "ping"
-    while True:  # stay silent: the server closes the half-open connection
-        output = await comm.receive_output(timeout=3)
-        if output["type"] == "websocket.close":
-            assert output["code"] == 4408
-            break
+    # Stay silent: the server closes the half-open connection.
+    assert (await until_closed(comm, wait=3))[1] == 4408
 
 
 async def test_lobby_sees_games_come_and_go(alice, bob):
@@ -394,8 +383,7 @@ async def test_personal_notifications(alice, bob):
 
 async def test_rest_detail_carries_presence(four):
     gid, users = four
-    comm = await connect(f"/ws/games/{gid}/", users[1])
-    await receive_type(comm, "hello")
+    comm = await joined(gid, users[1])
     body = (await sync_to_async(client_for(None).get)(f"/api/games/{gid}/")).json()
     assert body["presence"] == {"online": [False, True, False, False], "spectators": 0,
                                 "away": [None] * 4}
@@ -411,8 +399,7 @@ async def test_rest_detail_carries_presence(four):
 ])
 async def test_an_error_echoes_the_ref_of_any_object_frame(four, frame, code):
     gid, _ = four
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
+    comm = await joined(gid)
     await comm.send_json_to(frame)
     error = await receive_type(comm, "error")
     assert (error["code"], error["ref"]) == (code, frame["ref"])
@@ -423,8 +410,7 @@ async def test_syncs_have_a_budget_of_their_own(four):
     """A `sync` reads the database: past a burst of 5 the socket is told `rate_limited`
     (with the frame's ref) instead of a read, however many frames it may send."""
     gid, _ = four
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
+    comm = await joined(gid)
     for n in range(8):
         await comm.send_json_to({"type": "sync", "after": 0, "ref": f"s{n}"})
     answers, refused = 0, []
@@ -440,8 +426,7 @@ async def test_syncs_have_a_budget_of_their_own(four):
 
 async def test_a_rate_limited_frame_gets_its_ref_back(four):
     gid, _ = four
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
+    comm = await joined(gid)
     for n in range(100):
         await comm.send_json_to({"type": "ping", "ref": f"r{n}"})
     refused = []
@@ -493,16 +478,11 @@ async def test_a_socket_several_events_behind_catches_up_with_one_events_frame(f
     answer, whose game is the game after the last of them (never an `event` frame with
     a game from later than its event)."""
     gid, users = four
-    comm = await connect(f"/ws/games/{gid}/")
-    await receive_type(comm, "hello")
+    comm = await joined(gid)
     hub = fanout.hub()
-    broadcast.unsubscribe(realtime.on_committed)
-    try:
-        for ply, action in enumerate((MOVE0, {"type": "move", "to": [5, 8]})):
-            await sync_to_async(services.submit_action)(
-                game_id=gid, user=users[ply], action=action, ply=ply)
-    finally:
-        broadcast.subscribe(realtime.on_committed)
+    with lost_notices():
+        for ply in range(2):
+            await play(gid, users, ply)
     await hub._catch_up_all()  # what the reader does after resubscribing
     frame = await receive_type(comm, "events")
     assert [e["ply"] for e in frame["events"]] == [1, 2]

@@ -3,17 +3,16 @@ books one player into two games, however the joins race."""
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from games.models import Game, LiveRankedSeat, QueueEntry, Rating, Seat, Status
 from games.ranked import matchmaking, rating_model
 from tests.conftest import client_for, make_user
+from tests.games.helpers import race
 
 
 def _rate(user, kind, mu):
@@ -107,24 +106,8 @@ def test_the_queue_over_rest(alice, bob):
 
 
 def _run_all(jobs) -> list:
-    barrier = threading.Barrier(len(jobs))
-    errors: list = []
-
-    def run(job) -> None:
-        try:
-            barrier.wait()
-            job()
-        except Exception as exc:  # collected: the test asserts there are none
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return errors
+    """The exceptions the jobs, raced together, raised."""
+    return [result for result in race(jobs) if isinstance(result, Exception)]
 
 
 def _live_ranked_seats() -> Counter:

@@ -3,16 +3,16 @@ by name and the holders of the invitation link's token (games/privacy.py)."""
 
 from __future__ import annotations
 
-import threading
+from functools import partial
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from games import services
 from games.models import Game, Seat
 from tests.conftest import PASSWORD, client_for, make_user
+from tests.games.helpers import race
 
 pytestmark = pytest.mark.django_db
 
@@ -209,24 +209,9 @@ def test_racing_joins_by_link_take_each_free_seat_once():
     owner = make_user("owner")
     game = services.create_game(user=owner, kind="bloqueio", private=True)
     racers = [make_user(f"racer{i}") for i in range(6)]
-    barrier = threading.Barrier(len(racers))
-    answers: list[int] = []
-
-    def run(user) -> None:
-        try:
-            barrier.wait()
-            response = client_for(user).post(f"/api/games/{game.pk}/join/",
-                                              {"invite": game.invite_token}, format="json")
-            answers.append(response.status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(u,)) for u in racers]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert sorted(answers) == [200, 200, 200, 409, 409, 409]
+    answers = race([partial(client_for(user).post, f"/api/games/{game.pk}/join/",
+                            {"invite": game.invite_token}, format="json") for user in racers])
+    assert sorted(a.status_code for a in answers) == [200, 200, 200, 409, 409, 409]
     seats = list(Seat.objects.filter(game=game).order_by("seat").values_list("seat", flat=True))
     assert seats == [0, 1, 2, 3]
     game.refresh_from_db()

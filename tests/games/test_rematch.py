@@ -3,15 +3,14 @@ seats move one place on, and two players asking at once make one offer."""
 
 from __future__ import annotations
 
-import threading
+from functools import partial
 
 import pytest
-from django.db import connection
 
 from games import services
 from games.models import Game, Rematch, Seat
 from tests.conftest import client_for, make_user
-from tests.games.helpers import started_game
+from tests.games.helpers import race, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -138,22 +137,8 @@ def test_the_page_offers_a_rematch_section(alice, bob):
 def test_racing_offers_make_one_rematch_and_one_game():
     users = [make_user(name) for name in ("alice", "bob", "carol", "dave")]
     game = _finished(users, kind="bloqueio")
-    barrier = threading.Barrier(8)
-    answers: list[int] = []
-
-    def run(user) -> None:
-        try:
-            barrier.wait()
-            answers.append(_rematch(user, game.pk).status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(users[i % 4],)) for i in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert answers == [200] * 8
+    answers = race([partial(_rematch, users[i % 4], game.pk) for i in range(8)])
+    assert [a.status_code for a in answers] == [200] * 8
     assert Rematch.objects.count() == 1
     rematch = Rematch.objects.get()
     assert rematch.new_game is not None

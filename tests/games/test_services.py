@@ -7,9 +7,10 @@ import json
 import pytest
 from django.db import DatabaseError, connection, transaction
 
+from bloqueio_site.append_only import AppendOnlyError
 from games import engine, services
 from games.errors import IllegalActionError
-from games.models import AppendOnlyError, Event, Game
+from games.models import Event, Game
 from tests.conftest import SHARED
 from tests.games.helpers import play, started_game
 

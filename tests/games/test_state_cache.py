@@ -5,20 +5,18 @@ exactly what a move read from the row writes, in one round trip."""
 from __future__ import annotations
 
 import copy
-import threading
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from games import engine, round_store, services, state_cache
 from games.errors import GameOver, NotYourTurn, StalePly
 from games.models import Event, Game
 from games.projection import check
-from tests.games.helpers import started_game
+from tests.games.helpers import race, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -162,24 +160,11 @@ def test_two_writers_of_one_ply_from_the_same_snapshot_write_once(players):
     game = started_game(players)
     _move(game, players, OPENING[0])
     assert state_cache.get(game.pk, 1) is not None
-    barrier = threading.Barrier(2)
-    outcomes: list[str] = []
+    def write() -> str:
+        services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=1)
+        return "ok"
 
-    def write() -> None:
-        try:
-            barrier.wait()
-            services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=1)
-            outcomes.append("ok")
-        except StalePly:
-            outcomes.append("stale")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=write) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = ["stale" if isinstance(r, StalePly) else r for r in race([write, write])]
     assert sorted(outcomes) == ["ok", "stale"]
     assert list(Event.objects.filter(game=game).values_list("ply", flat=True)) == [1, 2]
 

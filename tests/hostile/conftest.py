@@ -26,6 +26,13 @@ DOCS = ROOT / "docs"
 IN_CI = bool(os.environ.get("CI"))
 
 
+# The marks of a fuzz module (`pytestmark = FUZZ_MARKS`). A run takes one to two
+# minutes; a failing one then shrinks for up to five more (hypothesis' own limit)
+# before it reports, which the suite's 300 s timeout would cut short.
+FUZZ_MARKS = [pytest.mark.slow, pytest.mark.django_db(transaction=True),
+              pytest.mark.timeout(900)]
+
+
 def fuzz_settings(max_examples: int) -> settings:
     """Hypothesis settings for a fuzz run of `max_examples` generated examples."""
     return settings(

@@ -29,6 +29,7 @@ from games.models import Game, Seat, Status
 from tests.conftest import PASSWORD, client_for, make_user
 from tests.hostile.conftest import (
     BAD_LITERALS,
+    FUZZ_MARKS,
     deep_nesting,
     duplicate_keys,
     fuzz_settings,
@@ -42,10 +43,7 @@ from tests.hostile.conftest import (
     tracebacks,
 )
 
-# A run takes one to two minutes; a failing one then shrinks for up to five more (hypothesis'
-# own limit) before it reports, which the suite's 300 s timeout would cut short.
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True),
-              pytest.mark.timeout(900)]
+pytestmark = FUZZ_MARKS
 
 REST_INPUTS = 10_000
 # Requests per generated example: hypothesis' own work per example is then shared, and

@@ -37,6 +37,7 @@ from games.models import Game, Status
 from tests.conftest import make_user
 from tests.hostile.conftest import (
     BAD_LITERALS,
+    FUZZ_MARKS,
     deep_nesting,
     duplicate_keys,
     fuzz_settings,
@@ -50,10 +51,7 @@ from tests.hostile.conftest import (
     tracebacks,
 )
 
-# A run takes one to two minutes; a failing one then shrinks for up to five more (hypothesis'
-# own limit) before it reports, which the suite's 300 s timeout would cut short.
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True),
-              pytest.mark.timeout(900)]
+pytestmark = FUZZ_MARKS
 
 WS_INPUTS = 10_000
 KIND = "bloqueio2"

@@ -35,7 +35,7 @@ from notifications.services import notify
 from tests.conftest import PASSWORD, make_user
 from tests.games.helpers import started_game
 from tests.live.servers import live_servers
-from tests.ws_helpers import receive_type
+from tests.ws_helpers import receive_type, until_closed
 
 LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 MOVE0 = {"type": "move", "to": [2, 5]}  # seat 0's first move in bloqueio and bloqueio2
@@ -63,22 +63,28 @@ def _footprint() -> tuple[int, int, int, int]:
             QueueEntry.objects.count())
 
 
-@pytest.mark.django_db
-def test_session_writes_without_the_csrf_token_are_refused_with_a_json_error(alice, bob):
+def _session_writes(alice: Any, bob: Any) -> list[tuple[str, str, Any, int]]:
+    """Alice's writes over the API, in an order that lets each succeed: (method, url,
+    body, the status when it does)."""
     open_game = services.create_game(user=bob, kind="quoridor4").pk
     playing = started_game([alice, bob], kind="bloqueio2").pk
-    client, _ = _session_api(alice)
-    writes = [
-        ("post", "/api/games/", {"kind": "quoridor"}),
-        ("post", f"/api/games/{open_game}/join/", {}),
-        ("post", f"/api/games/{open_game}/leave/", {}),
-        ("post", f"/api/games/{playing}/actions/", {"action": MOVE0, "ply": 0}),
-        ("post", f"/api/games/{playing}/resign/", {}),
-        ("post", "/api/matchmaking/", {"kind": "quoridor"}),
-        ("delete", "/api/matchmaking/", None),
+    return [
+        ("post", "/api/games/", {"kind": "quoridor"}, 201),
+        ("post", f"/api/games/{open_game}/join/", {}, 200),
+        ("post", f"/api/games/{open_game}/leave/", {}, 200),
+        ("post", f"/api/games/{playing}/actions/", {"action": MOVE0, "ply": 0}, 201),
+        ("post", f"/api/games/{playing}/resign/", {}, 200),
+        ("post", "/api/matchmaking/", {"kind": "quoridor"}, 201),
+        ("delete", "/api/matchmaking/", None, 204),
     ]
+
+
+@pytest.mark.django_db
+def test_session_writes_without_the_csrf_token_are_refused_with_a_json_error(alice, bob):
+    writes = _session_writes(alice, bob)
+    client, _ = _session_api(alice)
     before = _footprint()
-    for method, url, body in writes:
+    for method, url, body, _status in writes:
         response = getattr(client, method)(url, body, format="json")
         assert response.status_code == 403, (url, response.content)
         error = response.json()
@@ -95,18 +101,8 @@ def test_session_writes_without_the_csrf_token_are_refused_with_a_json_error(ali
 
 @pytest.mark.django_db
 def test_session_writes_with_the_csrf_token_are_accepted(alice, bob):
-    open_game = services.create_game(user=bob, kind="quoridor4").pk
-    playing = started_game([alice, bob], kind="bloqueio2").pk
+    writes = _session_writes(alice, bob)
     client, token = _session_api(alice)
-    writes = [
-        ("post", "/api/games/", {"kind": "quoridor"}, 201),
-        ("post", f"/api/games/{open_game}/join/", {}, 200),
-        ("post", f"/api/games/{open_game}/leave/", {}, 200),
-        ("post", f"/api/games/{playing}/actions/", {"action": MOVE0, "ply": 0}, 201),
-        ("post", f"/api/games/{playing}/resign/", {}, 200),
-        ("post", "/api/matchmaking/", {"kind": "quoridor"}, 201),
-        ("delete", "/api/matchmaking/", None, 204),
-    ]
     for method, url, body, expected in writes:
         response = getattr(client, method)(url, body, format="json", HTTP_X_CSRFTOKEN=token)
         assert response.status_code == expected, (url, response.content)
@@ -517,10 +513,8 @@ async def test_the_echo_socket_has_the_same_limits(no_refill):
     assert (await comm.receive_json_from())["code"] == "too_large"
     for _ in range(int(RATE_BURST) - 2 + FLOOD_CLOSE_AFTER):
         await comm.send_to(text_data="[1]")
-    frames = []
-    while (output := await comm.receive_output(timeout=3))["type"] != "websocket.close":
-        frames.append(json.loads(output["text"]))
-    assert output["code"] == CLOSE_FLOOD
+    frames, code = await until_closed(comm, wait=3)
+    assert code == CLOSE_FLOOD
     assert [f["type"] for f in frames].count("echo") == RATE_BURST - 2
     assert [f.get("code") for f in frames if f["type"] == "error"] == (
         ["rate_limited"] * (FLOOD_CLOSE_AFTER // 50))
@@ -573,13 +567,8 @@ async def test_a_persistent_flood_is_closed_with_4429(no_refill, path):
     total = int(RATE_BURST) + FLOOD_CLOSE_AFTER
     for _ in range(total):
         await comm.send_to(text_data='{"type": "ping"}')
-    frames: list[dict[str, Any]] = []
-    while True:
-        output = await comm.receive_output(timeout=3)
-        if output["type"] == "websocket.close":
-            break
-        frames.append(json.loads(output["text"]))
-    assert output["code"] == CLOSE_FLOOD
+    frames, code = await until_closed(comm, wait=3)
+    assert code == CLOSE_FLOOD
     frames = [f for f in frames if f["type"] not in ("presence", "ping")]
     assert sum(f["type"] == "pong" for f in frames) == RATE_BURST
     # Refusals are reported sparingly (the first, then every 50th), never one per frame.

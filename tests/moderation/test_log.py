@@ -7,9 +7,10 @@ import pytest
 from django.db import connection, transaction
 from django.db.utils import IntegrityError, InternalError
 
+from bloqueio_site.append_only import AppendOnlyError
 from moderation import services
 from moderation.errors import ReasonRequired
-from moderation.models import AppendOnlyError, ModerationLog
+from moderation.models import ModerationLog
 from tests.games.helpers import started_game
 from tests.moderation.conftest import browser
 
