@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
-from ..common import LEGAL, Leave, Legality
+from ..common import LEGAL, Leave, Legality, Pass
 from ..errors import InvalidAction, brief
 from ..notation import CELL, cell_from_name, format_cell
 from ..palettes import STANDARD
-from ..protocol import KindInfo, SeatInfo
+from ..protocol import SeatInfo
 from .actions import Place, PlaceAction, parse_place
 from .base import BlockadeFamilyRules
 from .board import CELLS, FULL, INDEX, NEIGHBOURS, SIZE, bits, where
@@ -28,20 +28,13 @@ class BlockadeRules(BlockadeFamilyRules[PlaceState, Place]):
     """Rules object of ``blockade``."""
 
     kind = "blockade"
-    action_type = Place
-    info = KindInfo(
-        kind="blockade",
-        family="blockade",
-        title="Blockade",
-        summary="Place your mark next to your opponent's last one; whoever cannot, loses.",
-        seats=2,
-        rows=SIZE,
-        cols=SIZE,
-        colours=(SeatInfo("X", STANDARD["blue"], "X"), SeatInfo("O", STANDARD["yellow"], "O")),
-        move_limit=200,
-        clock=(60, 2),  # a dozen moves a seat at most
-        measure_name="placements available",
-        measure_higher_is_better=True,
+    action_types = (Place, Pass)
+    info = BlockadeFamilyRules.kind_info(
+        kind,
+        "Blockade",
+        "Place your mark next to your opponent's last one; whoever cannot, loses.",
+        (SeatInfo("X", STANDARD["blue"], "X"), SeatInfo("O", STANDARD["yellow"], "O")),
+        "placements available",
     )
 
     def initial(self) -> PlaceState:
@@ -72,7 +65,7 @@ class BlockadeRules(BlockadeFamilyRules[PlaceState, Place]):
             return []
         return [_PLACES[i] for i in bits(self.targets(state))]
 
-    def _check(self, state: PlaceState, action: Place, turn: int) -> Legality:
+    def _legality(self, state: PlaceState, action: Place, turn: int) -> Legality:
         i = INDEX[action.at]
         if (self.targets(state) >> i) & 1:
             return LEGAL
@@ -85,7 +78,7 @@ class BlockadeRules(BlockadeFamilyRules[PlaceState, Place]):
             f"{where(state.last.at)}",
         )
 
-    def _play(self, state: PlaceState, action: Place, turn: int) -> PlaceState:
+    def _act(self, state: PlaceState, action: Place, turn: int) -> PlaceState:
         marks = list(state.marks)
         marks[turn] |= 1 << INDEX[action.at]
         return PlaceState(
