@@ -16,6 +16,7 @@ from typing import Any
 
 from ..common import Result, check_leave
 from ..protocol import EventLog, KindInfo, SeatInfo
+from ..words import gettext_noop
 from . import notation, outcome, render
 from .actions import (
     PASS,
@@ -60,7 +61,7 @@ class BarrierRules(EventLog, WallLogic):
             cols=geometry.grid,
             colours=tuple(SeatInfo(s.name, s.colour, s.name[:1]) for s in geometry.seats),
             move_limit=self.max_plies,
-            measure_name="steps to goal",
+            measure_name=gettext_noop("steps to goal"),
             measure_higher_is_better=False,
             # four seats wait three turns for each of their own
             clock=(240, 2) if self.seats == 4 else (180, 2),

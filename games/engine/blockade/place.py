@@ -13,6 +13,7 @@ from ..errors import InvalidAction, brief
 from ..notation import CELL, cell_from_name, format_cell
 from ..palettes import STANDARD
 from ..protocol import SeatInfo
+from ..words import gettext_noop
 from .actions import Place, PlaceAction, parse_place
 from .base import BlockadeFamilyRules
 from .board import CELLS, FULL, INDEX, NEIGHBOURS, SIZE, bits, where
@@ -32,9 +33,9 @@ class BlockadeRules(BlockadeFamilyRules[PlaceState, Place]):
     info = BlockadeFamilyRules.kind_info(
         kind,
         "Blockade",
-        "Place your mark next to your opponent's last one; whoever cannot, loses.",
+        gettext_noop("Place your mark next to your opponent's last one; whoever cannot, loses."),
         (SeatInfo("X", STANDARD["blue"], "X"), SeatInfo("O", STANDARD["yellow"], "O")),
-        "placements available",
+        gettext_noop("placements available"),
     )
 
     def initial(self) -> PlaceState:

@@ -15,6 +15,7 @@ from ..errors import InvalidAction, brief
 from ..notation import CELL, cell_from_name, format_cell
 from ..palettes import STANDARD
 from ..protocol import SeatInfo
+from ..words import gettext_noop
 from .actions import Run, RunAction, parse_run
 from .base import BlockadeFamilyRules
 from .board import CELLS, FULL, INDEX, NEIGHBOURS, SIZE, bits, row_mask, where
@@ -37,9 +38,9 @@ class BlockadeRunRules(BlockadeFamilyRules[RunState, Run]):
     info = BlockadeFamilyRules.kind_info(
         kind,
         "Blockade Run",
-        "Race to the far row of a 5x5 board, blocking one cell after every step.",
+        gettext_noop("Race to the far row of a 5x5 board, blocking one cell after every step."),
         (SeatInfo("Red", STANDARD["red"], "R"), SeatInfo("Green", STANDARD["green"], "G")),
-        "steps available",
+        gettext_noop("steps available"),
     )
 
     def initial(self) -> RunState:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..common import LEGAL, PASS, Legality, Pass, Result, check_leave
 from ..errors import brief
 from ..protocol import EventLog, KindInfo, SeatInfo
+from ..words import gettext_noop
 from . import notation, outcome, render
 from .actions import Action, Event, Place, parse_place_action
 from .geometry import Geometry
@@ -53,7 +54,7 @@ class BlokusRules(EventLog):
             colours=colours,
             colour_seats=colour_seats,
             move_limit=self.max_plies,
-            measure_name="score",
+            measure_name=gettext_noop("score"),
             measure_higher_is_better=True,
             # 21 pieces a colour; a seat of blokus2 places up to 42
             clock=(300, 3) if self.ncolours == self.seats else (480, 3),
