@@ -230,6 +230,18 @@ def state_bools(value: object, what: str, length: int) -> tuple[bool, ...]:
     return tuple(bool(v) for v in items)
 
 
+def state_frame(
+    obj: object, keys: tuple[str, ...], seats: int, max_plies: int
+) -> tuple[dict[str, Any], int | None, tuple[bool, ...], int, tuple[int, ...]]:
+    """A state JSON object with exactly ``keys``, and the fields every kind has (the
+    inverse of ``state_json``): ``turn``, ``in_game``, ``ply``, ``left_order``."""
+    data = state_keys(obj, keys)
+    in_game, left_order = state_seats(data["in_game"], data["left_order"], seats)
+    ply = state_int(data["ply"], "ply", 0, max_plies)
+    turn = None if data["turn"] is None else state_int(data["turn"], "turn", 0, seats - 1)
+    return data, turn, in_game, ply, left_order
+
+
 def state_seats(
     in_game: object, left_order: object, seats: int
 ) -> tuple[tuple[bool, ...], tuple[int, ...]]:

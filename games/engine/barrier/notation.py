@@ -16,8 +16,15 @@ from __future__ import annotations
 import re
 
 from ..errors import InvalidAction, brief
-from ..notation import CELL, cell_from_name, format_cell, format_leave, leave_from_token, token_of
-from .actions import PASS, Barrier, Event, Leave, Move, Pass
+from ..notation import (
+    CELL,
+    cell_from_name,
+    format_cell,
+    format_shared,
+    shared_from_token,
+    token_of,
+)
+from .actions import Barrier, Event, Move
 
 _TOKEN = re.compile(f"({CELL})([hv]?)")
 
@@ -28,25 +35,22 @@ def format_event(event: Event) -> str:
         return format_cell(event.to)
     if isinstance(event, Barrier):
         return format_cell(event.at) + event.orientation.lower()
-    if isinstance(event, Pass):
-        return "pass"
-    if isinstance(event, Leave):
-        return format_leave(event)
-    raise InvalidAction(f"not an event: {brief(event)}")
+    shared = format_shared(event)
+    if shared is None:
+        raise InvalidAction(f"not an event: {brief(event)}")
+    return shared
 
 
 def parse_event(text: object, seats: int) -> Event:
     """Parse one token; coordinates are range-checked later by the kind's rules."""
     token = token_of(text)
-    if token == "pass":
-        return PASS
+    shared = shared_from_token(token, seats)
+    if shared is not None:
+        return shared
     m = _TOKEN.fullmatch(token)
-    if m:
-        cell, orientation = cell_from_name(m.group(1)), m.group(2)
-        if orientation:
-            return Barrier(cell, "H" if orientation == "h" else "V")
-        return Move(cell)
-    leave = leave_from_token(token, seats)
-    if leave is not None:
-        return leave
-    raise InvalidAction(f"bad notation {brief(token)}")
+    if m is None:
+        raise InvalidAction(f"bad notation {brief(token)}")
+    cell, orientation = cell_from_name(m.group(1)), m.group(2)
+    if orientation:
+        return Barrier(cell, "H" if orientation == "h" else "V")
+    return Move(cell)

@@ -11,7 +11,7 @@ import dataclasses
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from ..common import Leave, Legality, Pass, Result, check_leave, standings
-from ..notation import format_leave, leave_from_token, token_of
+from ..notation import shared_from_token, status_lines, token_of
 from ..protocol import EventLog, KindInfo, SeatInfo
 from .board import SIZE
 from .state import LastMove
@@ -192,37 +192,16 @@ class BlockadeFamilyRules(EventLog, Generic[S, A]):
 
     # -- text -------------------------------------------------------------------------
 
-    def _format_common(self, event: object) -> str | None:
-        if isinstance(event, Pass):
-            return "pass"
-        if isinstance(event, Leave):
-            return format_leave(event)
-        return None
-
     def parse_notation(self, text: str) -> A | Pass | Leave:
         """Inverse of ``format_action``; raises ``InvalidAction``."""
         token = token_of(text)
-        leave = leave_from_token(token, self.seats)
-        if leave is not None:
-            return leave
-        if token == "pass":
-            return self.parse_action({"type": "pass"})
+        shared = shared_from_token(token, self.seats)
+        if shared is not None:
+            return shared
         return self.parse_action(self._parse_token(token).to_json())  # the kind's range checks
 
     def status(self, state: S) -> list[str]:
         """The lines under a picture: ply, whose turn or how it ended."""
-        marks = self.info.colours
-
-        def name(seat: int) -> str:
-            return f"seat {seat} ({marks[seat].initial})"
-
+        marks = [c.initial for c in self.info.colours]
         lines = [f"{self.kind}  ply {state.ply}/{self.max_plies}"]
-        if state.left_order:
-            lines.append("left the game: " + ", ".join(name(s) for s in state.left_order))
-        result = self.result(state)
-        if result is None:
-            lines.append(f"to move: {name(self.mover(state))}")
-        else:
-            who = "no winner" if result.winner is None else f"winner {name(result.winner)}"
-            lines.append(f"game over ({result.reason}): {who}; ranking {list(result.ranking)}")
-        return lines
+        return lines + status_lines(self, state, marks, self.mover(state))

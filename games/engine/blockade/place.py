@@ -10,7 +10,7 @@ import re
 
 from ..common import LEGAL, Leave, Legality, Pass
 from ..errors import InvalidAction, brief
-from ..notation import CELL, cell_from_name, format_cell
+from ..notation import CELL, cell_from_name, format_cell, format_shared
 from ..palettes import STANDARD
 from ..protocol import SeatInfo
 from ..words import gettext_noop
@@ -100,7 +100,7 @@ class BlockadeRules(BlockadeFamilyRules[PlaceState, Place]):
 
     def format_action(self, event: PlaceAction | Leave) -> str:
         """``c2`` for a placement on [2, 2]; ``pass``; ``resign:1``."""
-        common = self._format_common(event)
+        common = format_shared(event)
         if common is not None:
             return common
         if isinstance(event, Place):

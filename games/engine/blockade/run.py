@@ -12,7 +12,7 @@ import re
 
 from ..common import LEGAL, Cell, Leave, Legality, Pass
 from ..errors import InvalidAction, brief
-from ..notation import CELL, cell_from_name, format_cell
+from ..notation import CELL, cell_from_name, format_cell, format_shared
 from ..palettes import STANDARD
 from ..protocol import SeatInfo
 from ..words import gettext_noop
@@ -149,7 +149,7 @@ class BlockadeRunRules(BlockadeFamilyRules[RunState, Run]):
 
     def format_action(self, event: RunAction | Leave) -> str:
         """``c1^d3``: step to [1, 2], block [3, 3]; ``c4``: a step without a block."""
-        common = self._format_common(event)
+        common = format_shared(event)
         if common is not None:
             return common
         if isinstance(event, Run):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..common import state_bools, state_int, state_keys, state_list, state_seats
+from ..common import state_bools, state_frame, state_int, state_list
 from ..errors import InvalidState, brief
 from .pieces import COUNT, FULL_HAND, INDEX, TOTAL_SQUARES, hand_squares
 from .state import State
@@ -55,11 +55,8 @@ def _board(rules: BlokusRules, value: object) -> list[int]:
 def state_from_json(rules: BlokusRules, obj: object) -> State:
     """Validate ``obj`` field by field, then as a position; build the state."""
     n, seats, geo = rules.ncolours, rules.seats, rules.geo
-    obj = state_keys(obj, KEYS)
-    in_game, left_order = state_seats(obj["in_game"], obj["left_order"], seats)
+    obj, turn, in_game, ply, left_order = state_frame(obj, KEYS, seats, rules.max_plies)
     out = state_bools(obj["out"], "out", n)
-    ply = state_int(obj["ply"], "ply", 0, rules.max_plies)
-    turn = None if obj["turn"] is None else state_int(obj["turn"], "turn", 0, seats - 1)
     colour = None if obj["colour"] is None else state_int(obj["colour"], "colour", 0, n - 1)
     if not any(in_game):
         raise InvalidState("no seat is in the game")
