@@ -9,11 +9,13 @@ never disagree. A leave event is ``resign:2``, ``timeout:0`` or ``removed:1``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from .common import LEAVE_REASONS, PASS, Cell, Leave, Pass
 from .errors import InvalidAction, brief
+
+T = TypeVar("T")
 
 CELL = r"[a-z](?:0|[1-9][0-9]?)"  # a regex piece: column letter, row without leading zero
 _CELL = re.compile(r"([a-z])(0|[1-9][0-9]?)")
@@ -38,13 +40,14 @@ def format_leave(event: Leave) -> str:
     return f"{event.why}:{event.seat}"
 
 
-def format_shared(event: object) -> str | None:
-    """The token of a pass (``pass``) or a leave (``resign:2``); None for anything else."""
+def format_shared(event: object) -> str:
+    """The token of a pass (``pass``) or a leave (``resign:2``), the events every family
+    has; a family's ``format_action`` ends with it. Anything else is ``InvalidAction``."""
     if isinstance(event, Pass):
         return "pass"
     if isinstance(event, Leave):
         return format_leave(event)
-    return None
+    raise InvalidAction(f"not an event: {brief(event)}")
 
 
 def status_lines(
@@ -79,12 +82,14 @@ def leave_from_token(token: str, seats: int) -> Leave | None:
     return Leave(seat, m.group(1))
 
 
-def shared_from_token(token: str, seats: int) -> Pass | Leave | None:
-    """The pass or leave event a token names (``pass``, ``resign:2``), None if neither;
-    the inverse of ``format_shared``."""
+def parse_token(text: object, seats: int, own: Callable[[str], T]) -> T | Pass | Leave:
+    """One event's token from untrusted input: a pass, a leave, or what ``own`` (the
+    family's reader of its action tokens) makes of it; raises ``InvalidAction``."""
+    token = token_of(text)
     if token == "pass":
         return PASS
-    return leave_from_token(token, seats)
+    leave = leave_from_token(token, seats)
+    return own(token) if leave is None else leave
 
 
 def token_of(text: object) -> str:

@@ -16,14 +16,7 @@ from __future__ import annotations
 import re
 
 from ..errors import InvalidAction, brief
-from ..notation import (
-    CELL,
-    cell_from_name,
-    format_cell,
-    format_shared,
-    shared_from_token,
-    token_of,
-)
+from ..notation import CELL, cell_from_name, format_cell, format_shared, parse_token
 from .actions import Barrier, Event, Move
 
 _TOKEN = re.compile(f"({CELL})([hv]?)")
@@ -35,18 +28,15 @@ def format_event(event: Event) -> str:
         return format_cell(event.to)
     if isinstance(event, Barrier):
         return format_cell(event.at) + event.orientation.lower()
-    shared = format_shared(event)
-    if shared is None:
-        raise InvalidAction(f"not an event: {brief(event)}")
-    return shared
+    return format_shared(event)
 
 
 def parse_event(text: object, seats: int) -> Event:
     """Parse one token; coordinates are range-checked later by the kind's rules."""
-    token = token_of(text)
-    shared = shared_from_token(token, seats)
-    if shared is not None:
-        return shared
+    return parse_token(text, seats, _move_or_barrier)
+
+
+def _move_or_barrier(token: str) -> Move | Barrier:
     m = _TOKEN.fullmatch(token)
     if m is None:
         raise InvalidAction(f"bad notation {brief(token)}")

@@ -11,7 +11,7 @@ import dataclasses
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from ..common import Leave, Legality, Pass, Result, check_leave, standings
-from ..notation import shared_from_token, status_lines, token_of
+from ..notation import parse_token, status_lines
 from ..protocol import EventLog, KindInfo, SeatInfo
 from .board import SIZE
 from .state import LastMove
@@ -194,10 +194,9 @@ class BlockadeFamilyRules(EventLog, Generic[S, A]):
 
     def parse_notation(self, text: str) -> A | Pass | Leave:
         """Inverse of ``format_action``; raises ``InvalidAction``."""
-        token = token_of(text)
-        shared = shared_from_token(token, self.seats)
-        if shared is not None:
-            return shared
+        return parse_token(text, self.seats, self._action_from_token)
+
+    def _action_from_token(self, token: str) -> A | Pass:
         return self.parse_action(self._parse_token(token).to_json())  # the kind's range checks
 
     def status(self, state: S) -> list[str]:

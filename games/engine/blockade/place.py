@@ -100,12 +100,9 @@ class BlockadeRules(BlockadeFamilyRules[PlaceState, Place]):
 
     def format_action(self, event: PlaceAction | Leave) -> str:
         """``c2`` for a placement on [2, 2]; ``pass``; ``resign:1``."""
-        common = format_shared(event)
-        if common is not None:
-            return common
         if isinstance(event, Place):
             return format_cell(event.at)
-        raise InvalidAction(f"not a blockade event: {brief(event)}")
+        return format_shared(event)
 
     def _parse_token(self, token: str) -> Place:
         if _TOKEN.fullmatch(token) is None:

@@ -149,13 +149,10 @@ class BlockadeRunRules(BlockadeFamilyRules[RunState, Run]):
 
     def format_action(self, event: RunAction | Leave) -> str:
         """``c1^d3``: step to [1, 2], block [3, 3]; ``c4``: a step without a block."""
-        common = format_shared(event)
-        if common is not None:
-            return common
         if isinstance(event, Run):
             text = format_cell(event.to)
             return text if event.block is None else f"{text}^{format_cell(event.block)}"
-        raise InvalidAction(f"not a blockade_run event: {brief(event)}")
+        return format_shared(event)
 
     def _parse_token(self, token: str) -> Run:
         m = _TOKEN.fullmatch(token)

@@ -22,7 +22,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidAction, brief
-from ..notation import format_shared, shared_from_token, token_of
+from ..notation import format_shared, parse_token
 from .actions import Event, Place
 from .pieces import INDEX, ORIENTATIONS
 
@@ -41,18 +41,15 @@ def format_event(rules: BlokusRules, event: Event) -> str:
         tables = rules.geo.tables
         r, c = tables.anchor_of[pid]
         return f"{event.piece}/{tables.orient_of[pid]}@{chr(ord('a') + c)}{r}"
-    shared = format_shared(event)
-    if shared is None:
-        raise InvalidAction(f"not an event: {brief(event)}")
-    return shared
+    return format_shared(event)
 
 
 def parse_event(rules: BlokusRules, text: object) -> Event:
     """Parse one token; the placement must fit on the board (legality comes later)."""
-    token = token_of(text)
-    shared = shared_from_token(token, rules.seats)
-    if shared is not None:
-        return shared
+    return parse_token(text, rules.seats, lambda token: _place(rules, token))
+
+
+def _place(rules: BlokusRules, token: str) -> Place:
     m = _PLACE.fullmatch(token)
     if not m:
         raise InvalidAction(f"bad notation {brief(token)}")
