@@ -5,9 +5,11 @@ so they speak English: kind titles and summaries, colour and measure names, what
 bot level is like, why an action is refused ("cell [3,4] is occupied") and why a bot
 likes a move ("shortens Red's path from 7 to 6"). The platform translates them here,
 by their English text: each phrase is marked below, so `make messages` extracts it, and
-is looked up with gettext when shown. A sentence with parts is matched against its
-English pattern (`%(name)s` for each part) and its colour names are translated too.
-English comes out unchanged, and so does a sentence no pattern knows.
+is looked up with gettext when shown; a kind's title, summary and measure name are
+marked where its family declares them (``gettext_noop`` of games/engine/words.py). A
+sentence with parts is matched against its English pattern (`%(name)s` for each part)
+and its colour names are translated too. English comes out unchanged, and so does a
+sentence no pattern knows.
 tests/games/test_texts.py fails when the engine or the bots say something new.
 """
 
@@ -22,30 +24,6 @@ from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_l
 from games import bots, engine
 from games.boards import page_spec
 from games.boards.colours import kind_label, seat_styles
-
-# The kinds' titles and summaries (engine KindInfo.title, .summary) and the measure
-# names (KindInfo.measure_name); game names without a word to translate stay as they are.
-KIND_WORDS = (
-    gettext_noop("Bloqueio (2 players)"),
-    gettext_noop("Quoridor (4 players)"),
-    gettext_noop("Blokus (2 players)"),
-    gettext_noop("Four pawns race across a 9x9 board into their goal zones; 6 barriers each."),
-    gettext_noop("Two pawns race to the opposite goal zone; 12 barriers each."),
-    gettext_noop("Reach the far row of a 9x9 board first; 10 walls each, never seal a path."),
-    gettext_noop("Four pawns race to the opposite sides of a 9x9 board; 5 walls each."),
-    gettext_noop("Place your mark next to your opponent's last one; whoever cannot, loses."),
-    gettext_noop("Race to the far row of a 5x5 board, blocking one cell after every step."),
-    gettext_noop("Four colours fit their 21 pieces on a 20x20 board, each touching its own "
-                 "only corner to corner."),
-    gettext_noop("Classic Blokus for two: each player plays two colours (blue and red, "
-                 "yellow and green)."),
-    gettext_noop("Two colours on a 14x14 board, starting from e4 and j9; most squares "
-                 "placed wins."),
-    gettext_noop("steps to goal"),
-    gettext_noop("placements available"),
-    gettext_noop("steps available"),
-    gettext_noop("score"),
-)
 
 # Seat and piece colours (SeatInfo.name), in lower case; a capital is kept as it came.
 COLOURS = {

@@ -12,6 +12,18 @@ Cell = tuple[int, int]
 LEAVE_REASONS = ("resign", "timeout", "removed")
 
 
+class TurnState:
+    """Base of every kind's state (a frozen dataclass with a ``turn`` field)."""
+
+    __slots__ = ()
+    turn: int | None
+
+    @property
+    def is_over(self) -> bool:
+        """Nobody is to move: the game is over."""
+        return self.turn is None
+
+
 @dataclass(frozen=True, slots=True)
 class Pass:
     """The only action of a seat that has nothing else to do (recorded by the server)."""
@@ -74,6 +86,36 @@ class Result:
 def competition_ranks(keys: dict[int, Any], first: int = 1) -> dict[int, int]:
     """Competition ranks (1, 2, 2, 4) from ``first`` for seats by ascending ``keys``."""
     return {s: first + sum(1 for t in keys if keys[t] < keys[s]) for s in keys}
+
+
+def standings(seats: int, keys: dict[int, Any], left_order: tuple[int, ...]) -> tuple[int, ...]:
+    """A finished game's ranking (RULES.md section 6): the seats still in the game by
+    ascending ``keys`` (competition ranks from 1), then those that left, latest first."""
+    ranking = [0] * seats
+    for s, rank in competition_ranks(keys).items():
+        ranking[s] = rank
+    place = len(keys) + 1
+    for s in reversed(left_order):
+        ranking[s] = place
+        place += 1
+    return tuple(ranking)
+
+
+def cells_json(cells: tuple[Cell | None, ...]) -> list[list[int] | None]:
+    """Cells (None for a pawn gone) as JSON ``[row, col]`` lists."""
+    return [None if c is None else [c[0], c[1]] for c in cells]
+
+
+def state_json(state: Any, **fields: Any) -> dict[str, Any]:
+    """A state's CONTRACT.md JSON: ``turn``, the kind's own ``fields`` in their order,
+    then the seats' bookkeeping every kind keeps (``in_game``, ``ply``, ``left_order``)."""
+    return {
+        "turn": state.turn,
+        **fields,
+        "in_game": list(state.in_game),
+        "ply": state.ply,
+        "left_order": list(state.left_order),
+    }
 
 
 def parse_int(value: object, what: str) -> int:
@@ -179,14 +221,32 @@ def state_keys(obj: object, keys: tuple[str, ...]) -> dict[str, Any]:
     return obj
 
 
+def state_bools(value: object, what: str, length: int) -> tuple[bool, ...]:
+    """A list of ``length`` booleans of state JSON; raises ``InvalidState``."""
+    items = state_list(value, what, length)
+    for v in items:
+        if type(v) is not bool:
+            raise InvalidState(f"{what} items must be true/false, not {brief(v)}")
+    return tuple(bool(v) for v in items)
+
+
+def state_frame(
+    obj: object, keys: tuple[str, ...], seats: int, max_plies: int
+) -> tuple[dict[str, Any], int | None, tuple[bool, ...], int, tuple[int, ...]]:
+    """A state JSON object with exactly ``keys``, and the fields every kind has (the
+    inverse of ``state_json``): ``turn``, ``in_game``, ``ply``, ``left_order``."""
+    data = state_keys(obj, keys)
+    in_game, left_order = state_seats(data["in_game"], data["left_order"], seats)
+    ply = state_int(data["ply"], "ply", 0, max_plies)
+    turn = None if data["turn"] is None else state_int(data["turn"], "turn", 0, seats - 1)
+    return data, turn, in_game, ply, left_order
+
+
 def state_seats(
     in_game: object, left_order: object, seats: int
 ) -> tuple[tuple[bool, ...], tuple[int, ...]]:
     """``in_game`` and ``left_order`` of state JSON, consistent with each other."""
-    flags = state_list(in_game, "in_game", seats)
-    for v in flags:
-        if type(v) is not bool:
-            raise InvalidState(f"in_game items must be true/false, not {brief(v)}")
+    flags = state_bools(in_game, "in_game", seats)
     order = tuple(
         state_int(v, "left_order item", 0, seats - 1) for v in state_list(left_order, "left_order")
     )
@@ -194,4 +254,4 @@ def state_seats(
         raise InvalidState("left_order repeats a seat")
     if set(order) != {s for s in range(seats) if not flags[s]}:
         raise InvalidState("left_order must list exactly the seats not in the game")
-    return tuple(bool(v) for v in flags), order
+    return flags, order

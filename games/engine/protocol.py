@@ -13,10 +13,10 @@ events are frozen dataclasses with ``to_json()``; their JSON is the CONTRACT.md 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from .common import Leave, Legality, Result
-from .errors import InvalidAction, brief
+from .common import LEAVE_REASONS, Leave, Legality, Result, parse_leave
+from .errors import IllegalAction, InvalidAction, brief
 
 
 @runtime_checkable
@@ -148,8 +148,45 @@ class Rules(Protocol):
 
 class EventLog:
     """What every family's rules do the same way over the protocol's primitives
-    (``parse_event``, ``leave``, ``apply``, ``initial``, ``format_action``,
-    ``parse_notation``): a family's Rules class inherits it."""
+    (``parse_action``, ``_check``, ``_play``, ``leave``, ``initial``, ``format_action``,
+    ``parse_notation``): a family's Rules class inherits it and names its action classes
+    (pass included) in ``action_types``."""
+
+    action_types: ClassVar[tuple[type, ...]] = ()
+
+    def parse_event(self, obj: object) -> Any:
+        """Server-side event JSON: an action, or ``{"type": "resign", "seat": s}`` etc."""
+        if isinstance(obj, dict) and obj.get("type") in LEAVE_REASONS:
+            return parse_leave(obj, self.seats)  # type: ignore[attr-defined]
+        return self.parse_action(obj)  # type: ignore[attr-defined]
+
+    def _coerce(self, action: object) -> Any:
+        """An action object as it is, or one parsed from JSON; a ``Leave`` is refused."""
+        if isinstance(action, self.action_types):
+            return action
+        if isinstance(action, Leave):
+            raise InvalidAction("leaving is not an action: use Rules.leave()")
+        return self.parse_action(action)  # type: ignore[attr-defined]
+
+    def _check(self, state: Any, action: Any, seat: int | None) -> tuple[Legality, Any]:
+        """Whether ``action`` is legal now, and a plan: what ``_play`` needs to play it."""
+        raise NotImplementedError
+
+    def _play(self, state: Any, action: Any, plan: Any) -> Any:
+        """The state after ``action``, which ``_check`` found legal with ``plan``."""
+        raise NotImplementedError
+
+    def is_legal(self, state: Any, action: object, seat: int | None = None) -> Legality:
+        """Whether the seat to move (or ``seat``, if given) may play ``action`` now."""
+        return self._check(state, self._coerce(action), seat)[0]
+
+    def apply(self, state: Any, action: object, seat: int | None = None) -> Any:
+        """The state after ``action``; raises ``IllegalAction`` (input never mutated)."""
+        action = self._coerce(action)
+        legality, plan = self._check(state, action, seat)
+        if not legality:
+            raise IllegalAction(legality.reason or "illegal")
+        return self._play(state, action, plan)
 
     def apply_event(self, state: Any, event: Any) -> Any:
         """Apply an action, a pass or a ``Leave`` (or their JSON, see ``parse_event``)."""

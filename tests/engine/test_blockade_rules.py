@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games import engine
 from games.engine.blockade import LastMove, Place, Run
+from tests.engine.helpers import run_cli
 
 BLOCKADE = engine.get("blockade")
 RUN = engine.get("blockade_run")
@@ -210,21 +208,9 @@ def test_render_pictures() -> None:
 
 
 def test_cli_shows_blockade_games() -> None:
-    root = Path(__file__).resolve().parents[2]
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "games.engine", *args],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-
-    done = run("show", "blockade_run", "c1^d3 c3^a0")
+    done = run_cli("show", "blockade_run", "c1^d3 c3^a0")
     assert done.returncode == 0 and "to move: seat 0 (R)" in done.stdout
-    done = run("show", "blockade", "b0 b1 a1 a0")
+    done = run_cli("show", "blockade", "b0 b1 a1 a0")
     assert done.returncode == 0 and "game over (blocked): winner seat 1 (O)" in done.stdout
-    done = run("show", "blockade", "c2 e4")
+    done = run_cli("show", "blockade", "c2 e4")
     assert done.returncode == 2 and "event 2 (e4): cell [4,4] is not next" in done.stderr

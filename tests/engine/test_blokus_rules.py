@@ -12,6 +12,7 @@ from games.engine.blokus.actions import Place
 from games.engine.blokus.pieces import COUNT, NAMES, ORIENTATIONS, SHAPES, SIZES, normalise
 from games.engine.common import PASS, Leave
 from games.engine.errors import IllegalAction, InvalidAction, InvalidState
+from games.engine.notation import format_cell
 from games.engine.protocol import Rules
 
 CLASSIC = RULES["blokus"]
@@ -305,3 +306,9 @@ def test_render_marks_colours_and_free_starts() -> None:
     assert lines[1 + 4].split()[1 + 4] == "P"
     assert lines[1 + 9].split()[1 + 9] == "+"
     assert "orange (seat 1) to move" in lines[-1]
+
+
+def test_duo_summary_names_the_start_squares_as_the_notation_does() -> None:
+    rules = RULES["blokus_duo"]
+    names = " and ".join(format_cell(cell) for cell in rules.geo.starts)
+    assert f"starting from {names};" in rules.info.summary

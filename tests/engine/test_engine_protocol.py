@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from games import engine
+from tests.engine.helpers import ROOT, run_cli
 
-ROOT = Path(__file__).resolve().parents[2]
 HEX = re.compile(r"#[0-9a-f]{6}")
 METHODS = (
     "initial",
@@ -111,17 +108,6 @@ def test_engine_imports_no_django() -> None:
     for path in (ROOT / "games" / "engine").rglob("*.py"):
         text = path.read_text()
         assert not re.search(r"^\s*(from|import) django", text, re.M), path
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "games.engine", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
 
 
 def test_cli_lists_every_kind_and_shows_each() -> None:

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import copy
 import itertools
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from games import engine
 from games.engine.barrier import Barrier, Move
+from tests.engine.helpers import run_cli
 
-ROOT = Path(__file__).resolve().parents[2]
 BLOQUEIO = engine.get("bloqueio")
 
 
@@ -263,17 +260,6 @@ def test_render_shows_zones_pawns_and_barriers() -> None:
     assert "to move: seat 2 (G)" in text
     q = engine.get("quoridor4")
     assert "goals:" in q.render(q.initial())
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "games.engine", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
 
 
 def test_cli_show_initial_and_after_a_game() -> None:

@@ -39,10 +39,7 @@ def replay(rules: engine.Rules, case: dict[str, Any]) -> Any:
         state = rules.state_from_json(case["start"])
         assert state.to_json() == case["start"]
     for action in case["actions"]:
-        if action["type"] in engine.LEAVE_REASONS:
-            state = rules.leave(state, action["seat"], action["type"])
-        else:
-            state = rules.apply(state, rules.parse_action(action))
+        state = rules.apply_event(state, rules.parse_event(action))
     return state
 
 
@@ -70,7 +67,8 @@ def test_vector(case: dict[str, Any]) -> None:
             action = rules.parse_action(probe)
         except engine.InvalidAction:
             continue
-        assert not rules.is_legal(state, action), probe
+        legality = rules.is_legal(state, action)
+        assert not legality and legality.reason, probe
         with pytest.raises(engine.IllegalAction):
             rules.apply(state, action)
     assert state.to_json() == before

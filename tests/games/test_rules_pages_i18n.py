@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 from games import engine
-from games.texts import KIND_WORDS
 
 pytestmark = pytest.mark.django_db
 
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "pt_BR" / "LC_MESSAGES" / "django.po"
-RULES_SOURCES = ("templates/rules/", "games/texts.py")
+RULES_SOURCES = ("templates/rules/", "games/texts.py", "games/engine/")
 # Words a Portuguese page keeps: the games' and the site's names. Notation (f2, e3h, I5,
 # L5/0@a0), numbers and single letters (X, O, h, v) are kept too.
 NAMES = {"Bloqueio", "Quoridor", "Blokus", "Duo", "Blockade", "Run", "Online"}
@@ -170,9 +170,20 @@ def test_every_rules_message_is_translated_and_none_is_fuzzy():
         assert forms and all(forms), f"untranslated: {entry['msgid']!r}"  # type: ignore[arg-type]
 
 
-def test_every_kind_title_and_summary_is_marked_for_translation():
-    """A new kind, or a reworded summary, needs its words in games/texts.py."""
-    for kind in engine.KINDS:
-        info = engine.get(kind).info
-        assert info.summary in KIND_WORDS, kind
-        assert info.title in KIND_WORDS or not _is_words(info.title), kind
+@pytest.mark.parametrize("kind", list(engine.KINDS))
+def test_every_kind_title_summary_and_measure_is_in_the_catalogue(kind):
+    """A new kind, or a reworded phrase, needs it marked where the family declares it
+    (``gettext_noop``, games/engine/words.py) and translated: the catalogue has it, not
+    fuzzy, and the compiled catalogue says it in Portuguese."""
+    info = engine.get(kind).info
+    phrases = [p for p in (info.title, info.summary, info.measure_name) if _is_words(p)]
+    assert info.summary in phrases and info.measure_name in phrases
+    entries = {e["msgid"]: e for e in _catalogue() if "msgctxt" not in e}
+    for phrase in phrases:
+        entry = entries.get(phrase)
+        assert entry is not None, f"not in the catalogue (unmarked?): {phrase!r}"
+        forms = entry["msgstr"]
+        assert forms and all(forms), f"untranslated: {phrase!r}"  # type: ignore[arg-type]
+        assert "fuzzy" not in entry["flags"], phrase  # type: ignore[operator]
+        with translation.override("pt-br"):
+            assert translation.gettext(phrase) != phrase, phrase

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..palettes import STANDARD
+from ..words import gettext_noop
 from .geometry import Geometry, SeatSpec
 from .rules import BarrierRules
 
@@ -26,27 +27,27 @@ RULES: dict[str, BarrierRules] = {
         Geometry(11, 1, (_RED, _BLUE, _GREEN, _YELLOW)),
         6,
         "Bloqueio",
-        "Four pawns race across a 9x9 board into their goal zones; 6 barriers each.",
+        gettext_noop("Four pawns race across a 9x9 board into their goal zones; 6 barriers each."),
     ),
     "bloqueio2": BarrierRules(
         "bloqueio2",
         Geometry(11, 1, (_RED, _GREEN)),
         12,
-        "Bloqueio (2 players)",
-        "Two pawns race to the opposite goal zone; 12 barriers each.",
+        gettext_noop("Bloqueio (2 players)"),
+        gettext_noop("Two pawns race to the opposite goal zone; 12 barriers each."),
     ),
     "quoridor": BarrierRules(
         "quoridor",
         Geometry(9, 0, _Q[:2]),
         10,
         "Quoridor",
-        "Reach the far row of a 9x9 board first; 10 walls each, never seal a path.",
+        gettext_noop("Reach the far row of a 9x9 board first; 10 walls each, never seal a path."),
     ),
     "quoridor4": BarrierRules(
         "quoridor4",
         Geometry(9, 0, _Q),
         5,
-        "Quoridor (4 players)",
-        "Four pawns race to the opposite sides of a 9x9 board; 5 walls each.",
+        gettext_noop("Quoridor (4 players)"),
+        gettext_noop("Four pawns race to the opposite sides of a 9x9 board; 5 walls each."),
     ),
 }

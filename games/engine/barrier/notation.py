@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 
 from ..errors import InvalidAction, brief
-from ..notation import CELL, cell_from_name, format_cell, format_leave, leave_from_token, token_of
-from .actions import PASS, Barrier, Event, Leave, Move, Pass
+from ..notation import CELL, cell_from_name, format_cell, format_shared, parse_token
+from .actions import Barrier, Event, Move
 
 _TOKEN = re.compile(f"({CELL})([hv]?)")
 
@@ -28,25 +28,19 @@ def format_event(event: Event) -> str:
         return format_cell(event.to)
     if isinstance(event, Barrier):
         return format_cell(event.at) + event.orientation.lower()
-    if isinstance(event, Pass):
-        return "pass"
-    if isinstance(event, Leave):
-        return format_leave(event)
-    raise InvalidAction(f"not an event: {brief(event)}")
+    return format_shared(event)
 
 
 def parse_event(text: object, seats: int) -> Event:
     """Parse one token; coordinates are range-checked later by the kind's rules."""
-    token = token_of(text)
-    if token == "pass":
-        return PASS
+    return parse_token(text, seats, _move_or_barrier)
+
+
+def _move_or_barrier(token: str) -> Move | Barrier:
     m = _TOKEN.fullmatch(token)
-    if m:
-        cell, orientation = cell_from_name(m.group(1)), m.group(2)
-        if orientation:
-            return Barrier(cell, "H" if orientation == "h" else "V")
-        return Move(cell)
-    leave = leave_from_token(token, seats)
-    if leave is not None:
-        return leave
-    raise InvalidAction(f"bad notation {brief(token)}")
+    if m is None:
+        raise InvalidAction(f"bad notation {brief(token)}")
+    cell, orientation = cell_from_name(m.group(1)), m.group(2)
+    if orientation:
+        return Barrier(cell, "H" if orientation == "h" else "V")
+    return Move(cell)

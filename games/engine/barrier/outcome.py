@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..common import standings
 from .geometry import bfs_path
 from .state import Result, State
 
@@ -60,20 +61,12 @@ def result(rules: BarrierRules, state: State) -> Result | None:
             reason = "move_limit"
         else:
             reason = "stalemate"
-    ranking = [0] * rules.seats
-    place = 1
-    if winner is not None:
-        ranking[winner] = 1
-        place = 2
-    rest = [s for s in playing if s != winner]
+    # the winner first, then the others by distance to their goals (none: last of them)
     far = 10**6
-    dist = {s: d if (d := _distance(rules, state, s)) is not None else far for s in rest}
-    for s in rest:
-        ranking[s] = place + sum(1 for t in rest if dist[t] < dist[s])
-    place += len(rest)
-    for s in reversed(state.left_order):
-        ranking[s] = place
-        place += 1
-    result = Result(winner, tuple(ranking), reason)
+    keys = {
+        s: -1 if s == winner else d if (d := _distance(rules, state, s)) is not None else far
+        for s in playing
+    }
+    result = Result(winner, standings(rules.seats, keys, state.left_order), reason)
     state.cache["result"] = result
     return result

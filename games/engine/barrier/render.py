@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..notation import status_lines
+
 if TYPE_CHECKING:
     from .rules import BarrierRules
     from .state import State
@@ -59,10 +61,6 @@ def render(rules: BarrierRules, state: State) -> str:
 
 def _status(rules: BarrierRules, state: State) -> str:
     g = rules.geometry
-
-    def name(seat: int) -> str:
-        return f"seat {seat} ({g.seats[seat].symbol})"
-
     left = " ".join(f"{g.seats[s].symbol}:{state.barriers_left[s]}" for s in range(rules.seats))
     parts = [f"{rules.kind}  ply {state.ply}/{rules.max_plies}  barriers left: {left}"]
     if not g.extra_step:
@@ -71,15 +69,7 @@ def _status(rules: BarrierRules, state: State) -> str:
             for s, spec in enumerate(g.seats)
         )
         parts.append(f"goals: {goals}")
-    gone = [s for s in range(rules.seats) if not state.in_game[s]]
-    if gone:
-        parts.append("left the game: " + ", ".join(name(s) for s in state.left_order))
-    result = rules.result(state)
-    if result is None:
-        assert state.turn is not None
-        extra = "  (must pass)" if rules.must_pass(state) else ""
-        parts.append(f"to move: {name(state.turn)}{extra}")
-    else:
-        who = "no winner" if result.winner is None else f"winner {name(result.winner)}"
-        parts.append(f"game over ({result.reason}): {who}; ranking {list(result.ranking)}")
+    note = "  (must pass)" if rules.must_pass(state) else ""
+    marks = [spec.symbol for spec in g.seats]
+    parts += status_lines(rules, state, marks, state.turn or 0, note)  # 0: unused once over
     return "\n".join(parts)

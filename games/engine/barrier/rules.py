@@ -11,14 +11,14 @@ fill decides. See docs/engine.md.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from ..common import Result
-from ..errors import IllegalAction, InvalidAction, brief
+from ..common import Result, check_leave
 from ..protocol import EventLog, KindInfo, SeatInfo
+from ..words import gettext_noop
 from . import notation, outcome, render
 from .actions import (
-    LEAVE_REASONS,
     PASS,
     Action,
     Barrier,
@@ -28,7 +28,6 @@ from .actions import (
     Move,
     Pass,
     parse_barrier_action,
-    parse_leave,
 )
 from .geometry import AnchorInfo, Geometry
 from .state import PlacedBarrier, State
@@ -42,6 +41,7 @@ class BarrierRules(EventLog, WallLogic):
     """Rules object of one barrier-game kind; stateless, so one shared instance is fine."""
 
     family = "barrier"
+    action_types = (Move, Barrier, Pass)
 
     def __init__(
         self, kind: str, geometry: Geometry, barriers_each: int, title: str, summary: str
@@ -61,7 +61,7 @@ class BarrierRules(EventLog, WallLogic):
             cols=geometry.grid,
             colours=tuple(SeatInfo(s.name, s.colour, s.name[:1]) for s in geometry.seats),
             move_limit=self.max_plies,
-            measure_name="steps to goal",
+            measure_name=gettext_noop("steps to goal"),
             measure_higher_is_better=False,
             # four seats wait three turns for each of their own
             clock=(240, 2) if self.seats == 4 else (180, 2),
@@ -74,17 +74,14 @@ class BarrierRules(EventLog, WallLogic):
 
     def initial(self) -> State:
         """The starting position: seat 0 to move."""
-        g = self.geometry
-        return State(
-            kind=self.kind,
+        return self.build(
             turn=0,
-            pawns=tuple(spec.start for spec in g.seats),
+            pawns=tuple(spec.start for spec in self.geometry.seats),
             barriers=(),
             barriers_left=(self.barriers_each,) * self.seats,
             in_game=(True,) * self.seats,
             ply=0,
             left_order=(),
-            walls=(g.outline,),
         )
 
     def state_from_json(self, obj: object) -> State:
@@ -140,19 +137,6 @@ class BarrierRules(EventLog, WallLogic):
         g = self.geometry
         return parse_barrier_action(obj, g.grid, g.anchor_lo, g.anchor_hi)
 
-    def parse_event(self, obj: object) -> Event:
-        """Server-side event JSON: an action, or ``{"type": "resign", "seat": s}`` etc."""
-        if isinstance(obj, dict) and obj.get("type") in LEAVE_REASONS:
-            return parse_leave(obj, self.seats)
-        return self.parse_action(obj)
-
-    def _coerce(self, action: object) -> Action:
-        if isinstance(action, (Move, Barrier, Pass)):
-            return action
-        if isinstance(action, Leave):
-            raise InvalidAction("leaving is not an action: use Rules.leave()")
-        return self.parse_action(action)
-
     # -- queries ------------------------------------------------------------------------
 
     def _moves(self, state: State, seat: int) -> list[int]:
@@ -201,10 +185,6 @@ class BarrierRules(EventLog, WallLogic):
             return False
         return not self._has_action(state, state.turn)
 
-    def is_legal(self, state: State, action: object, seat: int | None = None) -> Legality:
-        """Whether the seat to move (or ``seat``, if given) may play ``action`` now."""
-        return self._check(state, self._coerce(action), seat)[0]
-
     def _check(self, state: State, action: Action, seat: int | None) -> tuple[Legality, Any]:
         turn = state.turn
         if turn is None:
@@ -251,79 +231,22 @@ class BarrierRules(EventLog, WallLogic):
 
     # -- transitions --------------------------------------------------------------------
 
-    def apply(self, state: State, action: object, seat: int | None = None) -> State:
-        """The state after ``action``; raises ``IllegalAction`` (input never mutated)."""
-        action = self._coerce(action)
-        legality, plan = self._check(state, action, seat)
-        if not legality:
-            raise IllegalAction(legality.reason or "illegal")
+    def _play(self, state: State, action: Action, plan: Any) -> State:
         turn = state.turn
         assert turn is not None
-        g = self.geometry
         if isinstance(action, Move):
             pawns = list(state.pawns)
             pawns[turn] = action.to
-            won = bool((g.goal[turn] >> plan) & 1)
-            new = self._after(
-                state,
-                turn,
-                won,
-                False,
-                tuple(pawns),
-                state.barriers,
-                state.barriers_left,
-                state.in_game,
-                state.left_order,
-                state.hw,
-                state.vw,
-                state.down,
-                state.right,
-                state.walls,
-            )
+            won = bool((self.geometry.goal[turn] >> plan) & 1)
+            new = self._after(state, turn, won, False, tuple(pawns), state.in_game, None)
             if not won:
                 self._give_hint(new, self._path_hint(state, turn, plan, None))
             return new
         if isinstance(action, Barrier):
-            info: AnchorInfo = plan
-            left = list(state.barriers_left)
-            left[turn] -= 1
-            bit = 1 << info.index
-            placed = PlacedBarrier(info.action.at, info.action.orientation, turn)
-            h = info.horizontal
-            new = self._after(
-                state,
-                turn,
-                False,
-                False,
-                state.pawns,
-                (*state.barriers, placed),
-                tuple(left),
-                state.in_game,
-                state.left_order,
-                state.hw | bit if h else state.hw,
-                state.vw if h else state.vw | bit,
-                state.down | info.cells if h else state.down,
-                state.right if h else state.right | info.cells,
-                merge_walls(state.walls, info),
-            )
-            self._give_hint(new, self._path_hint(state, turn, None, info))
+            new = self._after(state, turn, False, False, state.pawns, state.in_game, plan)
+            self._give_hint(new, self._path_hint(state, turn, None, plan))
             return new
-        return self._after(
-            state,
-            turn,
-            False,
-            False,
-            state.pawns,
-            state.barriers,
-            state.barriers_left,
-            state.in_game,
-            state.left_order,
-            state.hw,
-            state.vw,
-            state.down,
-            state.right,
-            state.walls,
-        )
+        return self._after(state, turn, False, False, state.pawns, state.in_game, None)
 
     @staticmethod
     def _give_hint(new: State, hint: list[tuple[int, int, int, int] | None] | None) -> None:
@@ -332,34 +255,12 @@ class BarrierRules(EventLog, WallLogic):
 
     def leave(self, state: State, seat: int, why: str = "resign") -> State:
         """``seat`` resigns, times out or is removed (RULES.md section 6)."""
-        if why not in LEAVE_REASONS:
-            raise IllegalAction(f"unknown reason to leave {brief(why)}")
-        if state.turn is None:
-            raise IllegalAction("game is over")
-        if type(seat) is not int or not 0 <= seat < self.seats:
-            raise IllegalAction(f"no seat {brief(seat)}")
-        if not state.in_game[seat]:
-            raise IllegalAction(f"seat {seat} already left")
+        seat = check_leave(state, self.seats, seat, why)
         pawns = list(state.pawns)
         pawns[seat] = None
         in_game = list(state.in_game)
         in_game[seat] = False
-        return self._after(
-            state,
-            seat,
-            False,
-            seat != state.turn,
-            tuple(pawns),
-            state.barriers,
-            state.barriers_left,
-            tuple(in_game),
-            (*state.left_order, seat),
-            state.hw,
-            state.vw,
-            state.down,
-            state.right,
-            state.walls,
-        )
+        return self._after(state, seat, False, seat != state.turn, tuple(pawns), tuple(in_game))
 
     def _after(
         self,
@@ -368,17 +269,12 @@ class BarrierRules(EventLog, WallLogic):
         won: bool,
         keep_turn: bool,
         pawns: tuple[tuple[int, int] | None, ...],
-        barriers: tuple[PlacedBarrier, ...],
-        barriers_left: tuple[int, ...],
         in_game: tuple[bool, ...],
-        left_order: tuple[int, ...],
-        hw: int,
-        vw: int,
-        down: int,
-        right: int,
-        walls: tuple[int, ...],
+        info: AnchorInfo | None = None,
     ) -> State:
-        """Build the next state and decide whose turn it is, or that the game is over."""
+        """The state after ``mover``'s event: ``pawns`` and ``in_game`` as given, the
+        barrier of ``info`` placed (if any), ``mover`` in ``left_order`` if it just left;
+        and whose turn it is, or that the game is over."""
         ply = state.ply + 1
         turn: int | None
         if won or ply >= self.max_plies or sum(in_game) <= 1:
@@ -391,39 +287,47 @@ class BarrierRules(EventLog, WallLogic):
                 turn = (turn + 1) % self.seats
                 if in_game[turn]:
                     break
-        new = State(
-            self.kind,
-            turn,
-            pawns,
-            barriers,
-            barriers_left,
-            in_game,
-            ply,
-            left_order,
-            hw,
-            vw,
-            down,
-            right,
-            walls,
-        )
+        left_order = state.left_order if in_game[mover] else (*state.left_order, mover)
+        if info is None:
+            new = State(
+                self.kind,
+                turn,
+                pawns,
+                state.barriers,
+                state.barriers_left,
+                in_game,
+                ply,
+                left_order,
+                state.hw,
+                state.vw,
+                state.down,
+                state.right,
+                state.walls,
+            )
+        else:
+            left = list(state.barriers_left)
+            left[mover] -= 1
+            bit = 1 << info.index
+            h = info.horizontal
+            new = State(
+                self.kind,
+                turn,
+                pawns,
+                (*state.barriers, PlacedBarrier(info.action.at, info.action.orientation, mover)),
+                tuple(left),
+                in_game,
+                ply,
+                left_order,
+                state.hw | bit if h else state.hw,
+                state.vw if h else state.vw | bit,
+                state.down | info.cells if h else state.down,
+                state.right if h else state.right | info.cells,
+                merge_walls(state.walls, info),
+            )
         if turn is not None and not self._has_action(new, turn):
             others = [s for s in range(self.seats) if in_game[s] and s != turn]
             if not any(self._has_action(new, s) for s in others):
-                new = State(  # stalemate: nobody in the game can act
-                    self.kind,
-                    None,
-                    pawns,
-                    barriers,
-                    barriers_left,
-                    in_game,
-                    ply,
-                    left_order,
-                    hw,
-                    vw,
-                    down,
-                    right,
-                    walls,
-                )
+                new = dataclasses.replace(new, turn=None)  # stalemate: nobody can act
         return new
 
     # -- outcome ------------------------------------------------------------------------

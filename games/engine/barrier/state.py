@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..common import Result
+from ..common import Result, TurnState, cells_json, state_json
 from .actions import Cell, Orientation
 
 __all__ = ["PlacedBarrier", "Result", "State"]
@@ -24,7 +24,7 @@ class PlacedBarrier:
 
 
 @dataclass(frozen=True, slots=True)
-class State:
+class State(TurnState):
     """One position. Never mutated: ``Rules.apply`` returns a new one.
 
     The public fields are exactly the JSON state. The ``hw`` .. ``walls`` fields are
@@ -50,18 +50,11 @@ class State:
         init=False, default_factory=dict, compare=False, repr=False, hash=False
     )
 
-    @property
-    def is_over(self) -> bool:
-        return self.turn is None
-
     def to_json(self) -> dict[str, Any]:
         """The CONTRACT.md state, plus ``ply`` and ``left_order`` as in the vectors."""
-        return {
-            "turn": self.turn,
-            "pawns": [None if p is None else [p[0], p[1]] for p in self.pawns],
-            "barriers": [b.to_json() for b in self.barriers],
-            "barriers_left": list(self.barriers_left),
-            "in_game": list(self.in_game),
-            "ply": self.ply,
-            "left_order": list(self.left_order),
-        }
+        return state_json(
+            self,
+            pawns=cells_json(self.pawns),
+            barriers=[b.to_json() for b in self.barriers],
+            barriers_left=list(self.barriers_left),
+        )

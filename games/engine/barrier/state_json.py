@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..common import state_cell, state_keys, state_seats
+from ..common import state_cell, state_frame
 from ..common import state_int as _int
 from ..common import state_list as _list
 from ..errors import InvalidState, brief
@@ -24,11 +24,7 @@ def _cell(value: object, what: str, grid: int) -> tuple[int, int]:
 def state_from_json(rules: BarrierRules, obj: object) -> State:
     """Validate ``obj`` field by field, then as a position; build the state."""
     g, n = rules.geometry, rules.seats
-    obj = state_keys(obj, KEYS)
-    in_game, left_order = state_seats(obj["in_game"], obj["left_order"], n)
-    ply = _int(obj["ply"], "ply", 0, rules.max_plies)
-    turn_raw = obj["turn"]
-    turn = None if turn_raw is None else _int(turn_raw, "turn", 0, n - 1)
+    obj, turn, in_game, ply, left_order = state_frame(obj, KEYS, n, rules.max_plies)
     pawns: list[tuple[int, int] | None] = []
     for seat, raw in enumerate(_list(obj["pawns"], "pawns", n)):
         if raw is None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from ..common import LEAVE_REASONS, Leave, Legality, Pass, Result, check_leave, parse_leave
-from ..errors import IllegalAction, InvalidAction
-from ..notation import format_leave, leave_from_token, token_of
-from ..protocol import EventLog, KindInfo
+from ..common import Leave, Legality, Pass, Result, check_leave, standings
+from ..notation import parse_token, status_lines
+from ..protocol import EventLog, KindInfo, SeatInfo
+from .board import SIZE
 from .state import LastMove
 
 
@@ -46,10 +46,30 @@ class BlockadeFamilyRules(EventLog, Generic[S, A]):
     max_plies = 100 * seats
     kind: ClassVar[str]
     info: ClassVar[KindInfo]
-    action_type: ClassVar[type]
 
     def __repr__(self) -> str:
         return f"<Rules {self.kind}: {self.seats} seats>"
+
+    @classmethod
+    def kind_info(
+        cls, kind: str, title: str, summary: str, colours: tuple[SeatInfo, ...], measure: str
+    ) -> KindInfo:
+        """A kind's ``info``: what both kinds share (two seats on the 5x5 board, the move
+        limit, a short clock, a mobility measure) and its own words and colours."""
+        return KindInfo(
+            kind=kind,
+            family=cls.family,
+            title=title,
+            summary=summary,
+            seats=cls.seats,
+            rows=SIZE,
+            cols=SIZE,
+            colours=colours,
+            move_limit=cls.max_plies,
+            clock=(60, 2),  # a dozen moves a seat at most
+            measure_name=measure,
+            measure_higher_is_better=True,
+        )
 
     # -- hooks of the kind ------------------------------------------------------------
 
@@ -67,10 +87,11 @@ class BlockadeFamilyRules(EventLog, Generic[S, A]):
         """The seat whose pawn stands in its goal, if any."""
         return None
 
-    def _check(self, state: S, action: A, turn: int) -> Legality:
+    def _legality(self, state: S, action: A, turn: int) -> Legality:
+        """Whether ``turn``, the seat to move, may play ``action`` (not a pass) now."""
         raise NotImplementedError
 
-    def _play(self, state: S, action: A, turn: int) -> S:
+    def _act(self, state: S, action: A, turn: int) -> S:
         """The state after a checked action by ``turn``; its own turn left None (``_settle``
         decides it)."""
         raise NotImplementedError
@@ -93,44 +114,24 @@ class BlockadeFamilyRules(EventLog, Generic[S, A]):
             return state.turn
         return 0 if state.last is None else 1 - state.last.seat
 
-    def parse_event(self, obj: object) -> A | Pass | Leave:
-        """Server-side event JSON: an action, or ``{"type": "resign", "seat": s}`` etc."""
-        if isinstance(obj, dict) and obj.get("type") in LEAVE_REASONS:
-            return parse_leave(obj, self.seats)
-        return self.parse_action(obj)
-
-    def _coerce(self, action: object) -> A | Pass:
-        if isinstance(action, (self.action_type, Pass)):
-            return action
-        if isinstance(action, Leave):
-            raise InvalidAction("leaving is not an action: use Rules.leave()")
-        return self.parse_action(action)
-
     def must_pass(self, state: S) -> bool:
         """Always False: a seat that cannot act loses instead (RULES.md section 6)."""
         return False
 
-    def is_legal(self, state: S, action: object, seat: int | None = None) -> Legality:
-        """Whether the seat to move (or ``seat``, if given) may play ``action`` now."""
-        action = self._coerce(action)
+    def _check(self, state: S, action: A | Pass, seat: int | None) -> tuple[Legality, None]:
         turn = state.turn
         if turn is None:
-            return Legality(False, "game is over")
+            return Legality(False, "game is over"), None
         if seat is not None and seat != turn:
-            return Legality(False, "not your turn")
+            return Legality(False, "not your turn"), None
         if isinstance(action, Pass):
-            return NEVER_PASS
-        return self._check(state, action, turn)
+            return NEVER_PASS, None
+        return self._legality(state, action, turn), None
 
-    def apply(self, state: S, action: object, seat: int | None = None) -> S:
-        """The state after ``action``; raises ``IllegalAction`` (input never mutated)."""
-        action = self._coerce(action)
-        legality = self.is_legal(state, action, seat)
-        if not legality:
-            raise IllegalAction(legality.reason or "illegal")
+    def _play(self, state: S, action: A | Pass, plan: None) -> S:
         turn = state.turn
         assert turn is not None and not isinstance(action, Pass)
-        return self._settle(self._play(state, action, turn), turn)
+        return self._settle(self._act(state, action, turn), turn)
 
     def _settle(self, new: S, mover: int) -> S:
         """Hand the turn on, or end the game (goal, last standing, blocked, move limit)."""
@@ -186,53 +187,20 @@ class BlockadeFamilyRules(EventLog, Generic[S, A]):
             winner, reason = 1 - self.mover(state), "blocked"
         else:
             reason = "move_limit"  # nobody won: every seat still in the game shares rank 1
-        ranking = [0] * self.seats
-        place = 1
-        if winner is not None:
-            ranking[winner] = 1
-            place = 2
-        rest = [s for s in playing if s != winner]
-        for s in rest:
-            ranking[s] = place
-        place += len(rest)
-        for s in reversed(state.left_order):
-            ranking[s] = place
-            place += 1
-        return Result(winner, tuple(ranking), reason)
+        keys = {s: 0 if s == winner else 1 for s in playing}  # the winner, then a tie
+        return Result(winner, standings(self.seats, keys, state.left_order), reason)
 
     # -- text -------------------------------------------------------------------------
 
-    def _format_common(self, event: object) -> str | None:
-        if isinstance(event, Pass):
-            return "pass"
-        if isinstance(event, Leave):
-            return format_leave(event)
-        return None
-
     def parse_notation(self, text: str) -> A | Pass | Leave:
         """Inverse of ``format_action``; raises ``InvalidAction``."""
-        token = token_of(text)
-        leave = leave_from_token(token, self.seats)
-        if leave is not None:
-            return leave
-        if token == "pass":
-            return self.parse_action({"type": "pass"})
+        return parse_token(text, self.seats, self._action_from_token)
+
+    def _action_from_token(self, token: str) -> A | Pass:
         return self.parse_action(self._parse_token(token).to_json())  # the kind's range checks
 
     def status(self, state: S) -> list[str]:
         """The lines under a picture: ply, whose turn or how it ended."""
-        marks = self.info.colours
-
-        def name(seat: int) -> str:
-            return f"seat {seat} ({marks[seat].initial})"
-
+        marks = [c.initial for c in self.info.colours]
         lines = [f"{self.kind}  ply {state.ply}/{self.max_plies}"]
-        if state.left_order:
-            lines.append("left the game: " + ", ".join(name(s) for s in state.left_order))
-        result = self.result(state)
-        if result is None:
-            lines.append(f"to move: {name(self.mover(state))}")
-        else:
-            who = "no winner" if result.winner is None else f"winner {name(result.winner)}"
-            lines.append(f"game over ({result.reason}): {who}; ranking {list(result.ranking)}")
-        return lines
+        return lines + status_lines(self, state, marks, self.mover(state))

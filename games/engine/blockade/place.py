@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 
-from ..common import LEGAL, Leave, Legality
+from ..common import LEGAL, Leave, Legality, Pass
 from ..errors import InvalidAction, brief
-from ..notation import CELL, cell_from_name, format_cell
+from ..notation import CELL, cell_from_name, format_cell, format_shared
 from ..palettes import STANDARD
-from ..protocol import KindInfo, SeatInfo
+from ..protocol import SeatInfo
+from ..words import gettext_noop
 from .actions import Place, PlaceAction, parse_place
 from .base import BlockadeFamilyRules
 from .board import CELLS, FULL, INDEX, NEIGHBOURS, SIZE, bits, where
@@ -28,20 +29,13 @@ class BlockadeRules(BlockadeFamilyRules[PlaceState, Place]):
     """Rules object of ``blockade``."""
 
     kind = "blockade"
-    action_type = Place
-    info = KindInfo(
-        kind="blockade",
-        family="blockade",
-        title="Blockade",
-        summary="Place your mark next to your opponent's last one; whoever cannot, loses.",
-        seats=2,
-        rows=SIZE,
-        cols=SIZE,
-        colours=(SeatInfo("X", STANDARD["blue"], "X"), SeatInfo("O", STANDARD["yellow"], "O")),
-        move_limit=200,
-        clock=(60, 2),  # a dozen moves a seat at most
-        measure_name="placements available",
-        measure_higher_is_better=True,
+    action_types = (Place, Pass)
+    info = BlockadeFamilyRules.kind_info(
+        kind,
+        "Blockade",
+        gettext_noop("Place your mark next to your opponent's last one; whoever cannot, loses."),
+        (SeatInfo("X", STANDARD["blue"], "X"), SeatInfo("O", STANDARD["yellow"], "O")),
+        gettext_noop("placements available"),
     )
 
     def initial(self) -> PlaceState:
@@ -72,7 +66,7 @@ class BlockadeRules(BlockadeFamilyRules[PlaceState, Place]):
             return []
         return [_PLACES[i] for i in bits(self.targets(state))]
 
-    def _check(self, state: PlaceState, action: Place, turn: int) -> Legality:
+    def _legality(self, state: PlaceState, action: Place, turn: int) -> Legality:
         i = INDEX[action.at]
         if (self.targets(state) >> i) & 1:
             return LEGAL
@@ -85,7 +79,7 @@ class BlockadeRules(BlockadeFamilyRules[PlaceState, Place]):
             f"{where(state.last.at)}",
         )
 
-    def _play(self, state: PlaceState, action: Place, turn: int) -> PlaceState:
+    def _act(self, state: PlaceState, action: Place, turn: int) -> PlaceState:
         marks = list(state.marks)
         marks[turn] |= 1 << INDEX[action.at]
         return PlaceState(
@@ -106,12 +100,9 @@ class BlockadeRules(BlockadeFamilyRules[PlaceState, Place]):
 
     def format_action(self, event: PlaceAction | Leave) -> str:
         """``c2`` for a placement on [2, 2]; ``pass``; ``resign:1``."""
-        common = self._format_common(event)
-        if common is not None:
-            return common
         if isinstance(event, Place):
             return format_cell(event.at)
-        raise InvalidAction(f"not a blockade event: {brief(event)}")
+        return format_shared(event)
 
     def _parse_token(self, token: str) -> Place:
         if _TOKEN.fullmatch(token) is None:

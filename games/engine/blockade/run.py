@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 
-from ..common import LEGAL, Cell, Leave, Legality
+from ..common import LEGAL, Cell, Leave, Legality, Pass
 from ..errors import InvalidAction, brief
-from ..notation import CELL, cell_from_name, format_cell
+from ..notation import CELL, cell_from_name, format_cell, format_shared
 from ..palettes import STANDARD
-from ..protocol import KindInfo, SeatInfo
+from ..protocol import SeatInfo
+from ..words import gettext_noop
 from .actions import Run, RunAction, parse_run
 from .base import BlockadeFamilyRules
 from .board import CELLS, FULL, INDEX, NEIGHBOURS, SIZE, bits, row_mask, where
@@ -33,20 +34,13 @@ class BlockadeRunRules(BlockadeFamilyRules[RunState, Run]):
     """Rules object of ``blockade_run``."""
 
     kind = "blockade_run"
-    action_type = Run
-    info = KindInfo(
-        kind="blockade_run",
-        family="blockade",
-        title="Blockade Run",
-        summary="Race to the far row of a 5x5 board, blocking one cell after every step.",
-        seats=2,
-        rows=SIZE,
-        cols=SIZE,
-        colours=(SeatInfo("Red", STANDARD["red"], "R"), SeatInfo("Green", STANDARD["green"], "G")),
-        move_limit=200,
-        clock=(60, 2),  # a dozen moves a seat at most
-        measure_name="steps available",
-        measure_higher_is_better=True,
+    action_types = (Run, Pass)
+    info = BlockadeFamilyRules.kind_info(
+        kind,
+        "Blockade Run",
+        gettext_noop("Race to the far row of a 5x5 board, blocking one cell after every step."),
+        (SeatInfo("Red", STANDARD["red"], "R"), SeatInfo("Green", STANDARD["green"], "G")),
+        gettext_noop("steps available"),
     )
 
     def initial(self) -> RunState:
@@ -101,7 +95,7 @@ class BlockadeRunRules(BlockadeFamilyRules[RunState, Run]):
                 out.extend(row[b] for b in bits(empty))
         return out
 
-    def _check(self, state: RunState, action: Run, turn: int) -> Legality:
+    def _legality(self, state: RunState, action: Run, turn: int) -> Legality:
         pawn = state.pawns[turn]
         assert pawn is not None
         t = INDEX[action.to]
@@ -126,7 +120,7 @@ class BlockadeRunRules(BlockadeFamilyRules[RunState, Run]):
             return Legality(False, f"cell {where(action.block)} is under a pawn")
         return LEGAL
 
-    def _play(self, state: RunState, action: Run, turn: int) -> RunState:
+    def _act(self, state: RunState, action: Run, turn: int) -> RunState:
         pawns = list(state.pawns)
         pawns[turn] = action.to
         blocks, blocked = state.blocks, state.blocked
@@ -155,13 +149,10 @@ class BlockadeRunRules(BlockadeFamilyRules[RunState, Run]):
 
     def format_action(self, event: RunAction | Leave) -> str:
         """``c1^d3``: step to [1, 2], block [3, 3]; ``c4``: a step without a block."""
-        common = self._format_common(event)
-        if common is not None:
-            return common
         if isinstance(event, Run):
             text = format_cell(event.to)
             return text if event.block is None else f"{text}^{format_cell(event.block)}"
-        raise InvalidAction(f"not a blockade_run event: {brief(event)}")
+        return format_shared(event)
 
     def _parse_token(self, token: str) -> Run:
         m = _TOKEN.fullmatch(token)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..common import Cell
+from ..common import Cell, TurnState, cells_json, state_json
 from .board import SIZE
 
 
@@ -21,7 +21,7 @@ class LastMove:
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceState:
+class PlaceState(TurnState):
     """A Blockade position; ``marks[s]`` is the mask of seat s's symbols."""
 
     turn: int | None
@@ -30,10 +30,6 @@ class PlaceState:
     in_game: tuple[bool, ...]
     ply: int
     left_order: tuple[int, ...]
-
-    @property
-    def is_over(self) -> bool:
-        return self.turn is None
 
     @property
     def board(self) -> tuple[tuple[int | None, ...], ...]:
@@ -47,18 +43,15 @@ class PlaceState:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "turn": self.turn,
-            "board": [list(row) for row in self.board],
-            "last": None if self.last is None else self.last.to_json(),
-            "in_game": list(self.in_game),
-            "ply": self.ply,
-            "left_order": list(self.left_order),
-        }
+        return state_json(
+            self,
+            board=[list(row) for row in self.board],
+            last=None if self.last is None else self.last.to_json(),
+        )
 
 
 @dataclass(frozen=True, slots=True)
-class RunState:
+class RunState(TurnState):
     """A Blockade Run position; ``blocked`` is the mask of ``blocks`` (derived)."""
 
     turn: int | None
@@ -70,20 +63,13 @@ class RunState:
     left_order: tuple[int, ...]
     blocked: int = field(default=0, compare=False, repr=False)
 
-    @property
-    def is_over(self) -> bool:
-        return self.turn is None
-
     def to_json(self) -> dict[str, Any]:
-        return {
-            "turn": self.turn,
-            "pawns": [None if p is None else [p[0], p[1]] for p in self.pawns],
-            "blocks": [[b[0], b[1]] for b in self.blocks],
-            "last": None if self.last is None else self.last.to_json(),
-            "in_game": list(self.in_game),
-            "ply": self.ply,
-            "left_order": list(self.left_order),
-        }
+        return state_json(
+            self,
+            pawns=cells_json(self.pawns),
+            blocks=cells_json(self.blocks),
+            last=None if self.last is None else self.last.to_json(),
+        )
 
 
 __all__ = ["LastMove", "PlaceState", "RunState"]

@@ -7,9 +7,9 @@ first and seats alternate, ``ply`` counts exactly the placements (runs) and leav
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..common import Cell, state_cell, state_int, state_keys, state_list, state_seats
+from ..common import Cell, state_cell, state_frame, state_int, state_list
 from ..errors import InvalidState, brief
 from .board import INDEX, SIZE
 from .state import LastMove, PlaceState, RunState
@@ -34,10 +34,6 @@ def _last(value: object) -> LastMove | None:
     return LastMove(state_int(value["seat"], "last seat", 0, 1), _cell(value["at"], "last at"))
 
 
-def _turn(obj: dict[str, Any]) -> int | None:
-    return None if obj["turn"] is None else state_int(obj["turn"], "turn", 0, 1)
-
-
 def _check_turn(turn: int | None, over: bool, mover: int) -> None:
     if over and turn is not None:
         raise InvalidState("the game is over, so turn must be null")
@@ -47,10 +43,7 @@ def _check_turn(turn: int | None, over: bool, mover: int) -> None:
 
 def place_state_from_json(rules: BlockadeRules, obj: object) -> PlaceState:
     """A Blockade state: ``board`` of 5 rows of 5 cells, each null, 0 or 1."""
-    obj = state_keys(obj, PLACE_KEYS)
-    in_game, left_order = state_seats(obj["in_game"], obj["left_order"], 2)
-    ply = state_int(obj["ply"], "ply", 0, rules.max_plies)
-    turn = _turn(obj)
+    obj, turn, in_game, ply, left_order = state_frame(obj, PLACE_KEYS, 2, rules.max_plies)
     marks = [0, 0]
     for r, row in enumerate(state_list(obj["board"], "board", SIZE)):
         for c, v in enumerate(state_list(row, f"board row {r}", SIZE)):
@@ -77,10 +70,7 @@ def place_state_from_json(rules: BlockadeRules, obj: object) -> PlaceState:
 
 def run_state_from_json(rules: BlockadeRunRules, obj: object) -> RunState:
     """A Blockade Run state: ``pawns`` (null once left), ``blocks`` in placement order."""
-    obj = state_keys(obj, RUN_KEYS)
-    in_game, left_order = state_seats(obj["in_game"], obj["left_order"], 2)
-    ply = state_int(obj["ply"], "ply", 0, rules.max_plies)
-    turn = _turn(obj)
+    obj, turn, in_game, ply, left_order = state_frame(obj, RUN_KEYS, 2, rules.max_plies)
     pawns: list[Cell | None] = []
     for seat, raw in enumerate(state_list(obj["pawns"], "pawns", 2)):
         if (raw is None) == in_game[seat]:

@@ -13,9 +13,9 @@
 from __future__ import annotations
 
 from ..family import Family
-from ..notation import format_cell
 from ..palettes import STANDARD
 from ..protocol import SeatInfo
+from ..words import gettext_noop
 from .actions import Place
 from .geometry import Geometry
 from .rules import BlokusRules
@@ -37,8 +37,10 @@ RULES: dict[str, BlokusRules] = {
     "blokus": BlokusRules(
         "blokus",
         "Blokus",
-        "Four colours fit their 21 pieces on a 20x20 board, each touching its own "
-        "only corner to corner.",
+        gettext_noop(
+            "Four colours fit their 21 pieces on a 20x20 board, each touching its own "
+            "only corner to corner."
+        ),
         _CLASSIC,
         _FOUR,
         (0, 1, 2, 3),
@@ -46,8 +48,11 @@ RULES: dict[str, BlokusRules] = {
     ),
     "blokus2": BlokusRules(
         "blokus2",
-        "Blokus (2 players)",
-        "Classic Blokus for two: each player plays two colours (blue and red, yellow and green).",
+        gettext_noop("Blokus (2 players)"),
+        gettext_noop(
+            "Classic Blokus for two: each player plays two colours (blue and red, yellow "
+            "and green)."
+        ),
         _CLASSIC,
         _FOUR,
         (0, 1, 0, 1),
@@ -56,10 +61,10 @@ RULES: dict[str, BlokusRules] = {
     "blokus_duo": BlokusRules(
         "blokus_duo",
         "Blokus Duo",
-        # The start squares named as the board and the notation name them (e4, j9).
-        "Two colours on a 14x14 board, starting from "
-        + " and ".join(format_cell(cell) for cell in _DUO.starts)
-        + "; most squares placed wins.",
+        # The start squares as the notation names them (tests/engine/test_blokus_rules.py)
+        gettext_noop(
+            "Two colours on a 14x14 board, starting from e4 and j9; most squares placed wins."
+        ),
         _DUO,
         (PURPLE, ORANGE),
         (0, 1),

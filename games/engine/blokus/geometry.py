@@ -121,20 +121,23 @@ class Geometry:
     def tables(self) -> Tables:
         return Tables(self)
 
+    def _frontier(self, own: int, occupied: int, start: int) -> tuple[int, int]:
+        """``(forbidden, attach)`` of a colour: the squares a placement must avoid (every
+        occupied one and the edge neighbours of its own) and those it may cover to attach
+        (its free diagonal neighbours; before its first piece, its free start square)."""
+        if own:
+            bad = occupied | self.edges(own)
+            return bad, self.diagonals(own) & ~bad
+        return occupied, start & ~occupied
+
     def generate(self, hand: int, own: int, occupied: int, start: int) -> list[int]:
         """Sorted pids of every legal placement for a colour (``own`` its squares).
 
-        A placement must avoid ``forbidden`` (every occupied square and the edge
-        neighbours of the colour's own) and cover an attachment square. Attachment
-        squares are visited one by one and each is added to ``bad`` afterwards, so a
-        placement covering several of them is found exactly once.
+        A placement must avoid ``bad`` and cover an attachment square (``_frontier``).
+        Attachment squares are visited one by one and each is added to ``bad``
+        afterwards, so a placement covering several of them is found exactly once.
         """
-        if own:
-            bad = occupied | self.edges(own)
-            attach = self.diagonals(own) & ~bad
-        else:
-            bad = occupied
-            attach = start & ~occupied
+        bad, attach = self._frontier(own, occupied, start)
         if not attach or not hand:
             return []
         pieces = [p for p in range(len(NAMES)) if (hand >> p) & 1]
@@ -152,12 +155,7 @@ class Geometry:
 
     def any_placement(self, hand: int, own: int, occupied: int, start: int) -> bool:
         """Whether ``generate`` would find anything (stops at the first hit)."""
-        if own:
-            bad = occupied | self.edges(own)
-            attach = self.diagonals(own) & ~bad
-        else:
-            bad = occupied
-            attach = start & ~occupied
+        bad, attach = self._frontier(own, occupied, start)
         if not attach or not hand:
             return False
         pieces = [p for p in range(len(NAMES)) if (hand >> p) & 1]

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..common import LEAVE_REASONS, PASS, Leave, Pass
 from ..errors import InvalidAction, brief
+from ..notation import format_shared, parse_token
 from .actions import Event, Place
 from .pieces import INDEX, ORIENTATIONS
 
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from .rules import BlokusRules
 
 _PLACE = re.compile(r"([A-Z][1-5]?)/([0-7])@([a-z])(0|[1-9][0-9]?)")
-_LEAVE = re.compile(r"(resign|timeout|removed):(0|[1-9][0-9]?)")
 
 
 def format_event(rules: BlokusRules, event: Event) -> str:
@@ -42,26 +41,15 @@ def format_event(rules: BlokusRules, event: Event) -> str:
         tables = rules.geo.tables
         r, c = tables.anchor_of[pid]
         return f"{event.piece}/{tables.orient_of[pid]}@{chr(ord('a') + c)}{r}"
-    if isinstance(event, Pass):
-        return "pass"
-    if isinstance(event, Leave):
-        return f"{event.why}:{event.seat}"
-    raise InvalidAction(f"not an event: {brief(event)}")
+    return format_shared(event)
 
 
 def parse_event(rules: BlokusRules, text: object) -> Event:
     """Parse one token; the placement must fit on the board (legality comes later)."""
-    if not isinstance(text, str):
-        raise InvalidAction(f"notation must be a string, not {brief(text)}")
-    token = text.strip()
-    if token == "pass":
-        return PASS
-    m = _LEAVE.fullmatch(token)
-    if m and m.group(1) in LEAVE_REASONS:
-        seat = int(m.group(2))
-        if seat >= rules.seats:
-            raise InvalidAction(f"seat {seat} does not exist")
-        return Leave(seat, m.group(1))
+    return parse_token(text, rules.seats, lambda token: _place(rules, token))
+
+
+def _place(rules: BlokusRules, token: str) -> Place:
     m = _PLACE.fullmatch(token)
     if not m:
         raise InvalidAction(f"bad notation {brief(token)}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..common import Result, competition_ranks
+from ..common import Result, standings
 from .pieces import ALL_PLACED_BONUS, I1_LAST_BONUS, hand_squares
 
 if TYPE_CHECKING:
@@ -45,16 +45,9 @@ def result(rules: BlokusRules, state: State) -> Result | None:
     else:
         reason = "move_limit"
     scores = seat_scores(rules, state)
-    ranks = competition_ranks({s: -scores[s] for s in playing})
-    ranking = [0] * rules.seats
-    for s, rank in ranks.items():
-        ranking[s] = rank
-    place = len(playing) + 1
-    for s in reversed(state.left_order):
-        ranking[s] = place
-        place += 1
+    ranking = standings(rules.seats, {s: -scores[s] for s in playing}, state.left_order)
     firsts = [s for s in playing if ranking[s] == 1]
     winner = firsts[0] if len(firsts) == 1 else None
-    cached = Result(winner, tuple(ranking), reason, scores)
+    cached = Result(winner, ranking, reason, scores)
     state.cache["result"] = cached
     return cached

@@ -7,19 +7,10 @@ placements covering the colour's attachment squares. Nothing here imports Django
 
 from __future__ import annotations
 
-from ..common import (
-    LEAVE_REASONS,
-    LEGAL,
-    PASS,
-    Leave,
-    Legality,
-    Pass,
-    Result,
-    check_leave,
-    parse_leave,
-)
-from ..errors import IllegalAction, InvalidAction, brief
+from ..common import LEGAL, PASS, Legality, Pass, Result, check_leave
+from ..errors import brief
 from ..protocol import EventLog, KindInfo, SeatInfo
+from ..words import gettext_noop
 from . import notation, outcome, render
 from .actions import Action, Event, Place, parse_place_action
 from .geometry import Geometry
@@ -32,6 +23,7 @@ class BlokusRules(EventLog):
     """Rules object of one Blokus kind; stateless, so one shared instance is fine."""
 
     family = "blokus"
+    action_types = (Place, Pass)
 
     def __init__(
         self,
@@ -62,7 +54,7 @@ class BlokusRules(EventLog):
             colours=colours,
             colour_seats=colour_seats,
             move_limit=self.max_plies,
-            measure_name="score",
+            measure_name=gettext_noop("score"),
             measure_higher_is_better=True,
             # 21 pieces a colour; a seat of blokus2 places up to 42
             clock=(300, 3) if self.ncolours == self.seats else (480, 3),
@@ -117,19 +109,6 @@ class BlokusRules(EventLog):
         """Untrusted JSON to an action of this kind; raises ``InvalidAction``."""
         return parse_place_action(obj, self.geo.size)
 
-    def parse_event(self, obj: object) -> Event:
-        """Server-side event JSON: an action, a pass, or a leave ``{type, seat}``."""
-        if isinstance(obj, dict) and obj.get("type") in LEAVE_REASONS:
-            return parse_leave(obj, self.seats)
-        return self.parse_action(obj)
-
-    def _coerce(self, action: object) -> Action:
-        if isinstance(action, (Place, Pass)):
-            return action
-        if isinstance(action, Leave):
-            raise InvalidAction("leaving is not an action: use Rules.leave()")
-        return self.parse_action(action)
-
     # -- queries ------------------------------------------------------------------------
 
     def _pids(self, state: State) -> list[int]:
@@ -167,10 +146,6 @@ class BlokusRules(EventLog):
         return not self.geo.any_placement(
             state.hand[c], state.occ[c], state.occupied, self.geo.start_bits[c]
         )
-
-    def is_legal(self, state: State, action: object, seat: int | None = None) -> Legality:
-        """Whether the seat to move (or ``seat``, if given) may play ``action`` now."""
-        return self._check(state, self._coerce(action), seat)[0]
 
     def _pid_of(self, place: Place) -> int | None:
         """The placement id of ``place``, None if it is no placement on this board."""
@@ -238,12 +213,7 @@ class BlokusRules(EventLog):
 
     # -- transitions --------------------------------------------------------------------
 
-    def apply(self, state: State, action: object, seat: int | None = None) -> State:
-        """The state after ``action``; raises ``IllegalAction`` (input never mutated)."""
-        action = self._coerce(action)
-        legality, pid = self._check(state, action, seat)
-        if not legality:
-            raise IllegalAction(legality.reason or "illegal")
+    def _play(self, state: State, action: Action, pid: int) -> State:
         c = state.colour
         assert c is not None
         if isinstance(action, Pass):

@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..common import TurnState, state_json
 from .geometry import Geometry
 from .pieces import hand_names
 
 
 @dataclass(frozen=True, slots=True)
-class State:
+class State(TurnState):
     """One position. Never mutated: ``Rules.apply`` returns a new one.
 
     ``occ[c]`` is colour c's squares as a bitboard and ``hand[c]`` its pieces in hand
@@ -33,10 +34,6 @@ class State:
     cache: dict[str, Any] = field(
         init=False, default_factory=dict, compare=False, repr=False, hash=False
     )
-
-    @property
-    def is_over(self) -> bool:
-        return self.turn is None
 
     @property
     def occupied(self) -> int:
@@ -66,14 +63,11 @@ class State:
 
     def to_json(self) -> dict[str, Any]:
         """The CONTRACT.md state, plus ``ply`` and ``left_order`` as in the vectors."""
-        return {
-            "turn": self.turn,
-            "colour": self.colour,
-            "board": [list(row) for row in self.board],
-            "hands": [list(h) for h in self.hands],
-            "out": list(self.out),
-            "last_piece": list(self.last_piece),
-            "in_game": list(self.in_game),
-            "ply": self.ply,
-            "left_order": list(self.left_order),
-        }
+        return state_json(
+            self,
+            colour=self.colour,
+            board=[list(row) for row in self.board],
+            hands=[list(h) for h in self.hands],
+            out=list(self.out),
+            last_piece=list(self.last_piece),
+        )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..common import state_bools, state_frame, state_int, state_list
 from ..errors import InvalidState, brief
 from .pieces import COUNT, FULL_HAND, INDEX, TOTAL_SQUARES, hand_squares
 from .state import State
@@ -18,30 +19,6 @@ if TYPE_CHECKING:
     from .rules import BlokusRules
 
 KEYS = ("turn", "colour", "board", "hands", "out", "last_piece", "in_game", "ply", "left_order")
-
-
-def _int(value: object, what: str, lo: int, hi: int) -> int:
-    if type(value) is not int:
-        raise InvalidState(f"{what} must be an integer, not {brief(value)}")
-    if not lo <= value <= hi:
-        raise InvalidState(f"{what} must be in {lo}..{hi}, not {brief(value)}")
-    return value
-
-
-def _list(value: object, what: str, length: int | None = None) -> list[object]:
-    if not isinstance(value, list):
-        raise InvalidState(f"{what} must be a list, not {brief(value)}")
-    if length is not None and len(value) != length:
-        raise InvalidState(f"{what} must have {length} items, not {len(value)}")
-    return value
-
-
-def _bools(value: object, what: str, length: int) -> tuple[bool, ...]:
-    items = _list(value, what, length)
-    for v in items:
-        if type(v) is not bool:
-            raise InvalidState(f"{what} items must be true/false, not {brief(v)}")
-    return tuple(bool(v) for v in items)
 
 
 def _piece(value: object, what: str) -> int:
@@ -53,7 +30,7 @@ def _piece(value: object, what: str) -> int:
 def _hand(value: object, colour: int) -> int:
     hand = 0
     last = -1
-    for name in _list(value, f"hand of colour {colour}", None):
+    for name in state_list(value, f"hand of colour {colour}", None):
         p = _piece(name, f"hand of colour {colour}")
         if p <= last:
             raise InvalidState(f"hand of colour {colour} must list pieces once, in canonical order")
@@ -66,11 +43,11 @@ def _board(rules: BlokusRules, value: object) -> list[int]:
     geo = rules.geo
     n = rules.ncolours
     occ = [0] * n
-    for r, row in enumerate(_list(value, "board", geo.size)):
-        for c, v in enumerate(_list(row, f"board row {r}", geo.size)):
+    for r, row in enumerate(state_list(value, "board", geo.size)):
+        for c, v in enumerate(state_list(row, f"board row {r}", geo.size)):
             if v is None:
                 continue
-            colour = _int(v, f"board [{r},{c}]", 0, n - 1)
+            colour = state_int(v, f"board [{r},{c}]", 0, n - 1)
             occ[colour] |= 1 << geo.bit(r, c)
     return occ
 
@@ -78,31 +55,14 @@ def _board(rules: BlokusRules, value: object) -> list[int]:
 def state_from_json(rules: BlokusRules, obj: object) -> State:
     """Validate ``obj`` field by field, then as a position; build the state."""
     n, seats, geo = rules.ncolours, rules.seats, rules.geo
-    if not isinstance(obj, dict):
-        raise InvalidState(f"a state must be a JSON object, not {brief(obj)}")
-    for key in obj:
-        if key not in KEYS:
-            raise InvalidState(f"unknown state key {brief(key)}")
-    for key in KEYS:
-        if key not in obj:
-            raise InvalidState(f"state needs {key!r}")
-    in_game = _bools(obj["in_game"], "in_game", seats)
-    out = _bools(obj["out"], "out", n)
-    ply = _int(obj["ply"], "ply", 0, rules.max_plies)
-    turn = None if obj["turn"] is None else _int(obj["turn"], "turn", 0, seats - 1)
-    colour = None if obj["colour"] is None else _int(obj["colour"], "colour", 0, n - 1)
-    left_order = tuple(
-        _int(v, "left_order item", 0, seats - 1) for v in _list(obj["left_order"], "left_order")
-    )
-    if len(set(left_order)) != len(left_order):
-        raise InvalidState("left_order repeats a seat")
-    if set(left_order) != {s for s in range(seats) if not in_game[s]}:
-        raise InvalidState("left_order must list exactly the seats not in the game")
+    obj, turn, in_game, ply, left_order = state_frame(obj, KEYS, seats, rules.max_plies)
+    out = state_bools(obj["out"], "out", n)
+    colour = None if obj["colour"] is None else state_int(obj["colour"], "colour", 0, n - 1)
     if not any(in_game):
         raise InvalidState("no seat is in the game")
-    hand = tuple(_hand(h, c) for c, h in enumerate(_list(obj["hands"], "hands", n)))
+    hand = tuple(_hand(h, c) for c, h in enumerate(state_list(obj["hands"], "hands", n)))
     last_piece: list[str | None] = []
-    for c, raw in enumerate(_list(obj["last_piece"], "last_piece", n)):
+    for c, raw in enumerate(state_list(obj["last_piece"], "last_piece", n)):
         if raw is None:
             if hand[c] != FULL_HAND:
                 raise InvalidState(f"colour {c} has placed pieces, so last_piece is needed")
