@@ -179,7 +179,12 @@ def test_medium_does_not_step_into_a_jump() -> None:
 
 
 def test_hard_expects_the_reply_medium_would_play() -> None:
-    from games.engine.barrier.bot import REPLY_WIDTH, BarrierEvaluator, HardEvaluator, _score
+    from games.engine.barrier.bot_eval import (
+        REPLY_WIDTH,
+        BarrierEvaluator,
+        HardEvaluator,
+        position_score,
+    )
 
     rules = engine.get("quoridor")
     # seat 0 (hard, say) has just moved: seat 1 replies, walls in hand, paths crossing
@@ -193,7 +198,7 @@ def test_hard_expects_the_reply_medium_would_play() -> None:
     value, target = ev.stance(state, seat)
 
     def score(action: Any) -> float:
-        return _score(ev, rules.apply(state, action), seat, value, target)
+        return position_score(ev, rules.apply(state, action), seat, value, target)
 
     for s in range(5):  # whatever medium picks among equals, hard's first guess scores as much
         picked = bots.choose(rules, state, "medium", seed=s)
@@ -248,7 +253,8 @@ def test_four_seat_hard_stops_a_leader_nobody_else_would() -> None:
 
 
 def test_the_runner_model_steps_unless_a_barrier_gains_a_whole_step_more() -> None:
-    from games.engine.barrier.bot import BarrierEvaluator, _runner
+    from games.engine.barrier.bot import _runner
+    from games.engine.barrier.bot_eval import BarrierEvaluator
 
     rules = engine.get("quoridor4")
     ev = BarrierEvaluator(rules)
@@ -302,7 +308,7 @@ def test_a_lookahead_with_several_opponent_models_keeps_each_candidates_worst() 
 
 @pytest.mark.parametrize("kind", ["bloqueio", "quoridor4"])
 def test_the_pawn_race_counts_turn_order_and_jumps(kind: str) -> None:
-    from games.engine.barrier.bot import race
+    from games.engine.barrier.bot_race import race
 
     rules = engine.get(kind)
     state = rules.initial()
@@ -318,7 +324,8 @@ def test_the_pawn_race_counts_turn_order_and_jumps(kind: str) -> None:
 
 
 def test_four_seat_medium_keeps_the_action_whose_race_plan_is_best() -> None:
-    from games.engine.barrier.bot import BarrierEvaluator, _plan
+    from games.engine.barrier.bot import _plan
+    from games.engine.barrier.bot_eval import BarrierEvaluator
 
     rules, state = _midgame("quoridor4", 9)
     me = state.turn
@@ -336,13 +343,13 @@ def test_four_seat_bloqueio_hard_checks_its_best_candidates_against_medium() -> 
     from games.bots.core import lookahead
     from games.engine.barrier.bot import (
         LOOKAHEAD_ROUNDS,
-        BarrierEvaluator,
         _leaf,
         _medium_first,
         _reply,
         _verified,
         medium,
     )
+    from games.engine.barrier.bot_eval import BarrierEvaluator
 
     rules, state = _midgame("bloqueio", 9)
     me, ev = state.turn, BarrierEvaluator(rules)
