@@ -5,7 +5,7 @@ A model subclasses `AppendOnlyModel` and names its rows in `append_only_refusal`
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar, NoReturn, TypeVar
 
 from django.db import models
 
@@ -14,7 +14,10 @@ class AppendOnlyError(RuntimeError):
     """Raised on any attempt to change or remove a row of an append-only table."""
 
 
-class AppendOnlyQuerySet(models.QuerySet[Any]):
+_Row = TypeVar("_Row", bound="AppendOnlyModel")
+
+
+class AppendOnlyQuerySet(models.QuerySet[_Row]):
     def update(self, **kwargs: Any) -> NoReturn:
         raise AppendOnlyError(self.model.append_only_refusal)
 

@@ -103,12 +103,14 @@ def live_user(username: str, email: str = "") -> User:
 
 
 def log_in(page: Any, username: str, password: str = PASSWORD) -> None:
-    """Sign `username` in through the login form; returns once the page has left it."""
+    """Sign `username` in through the login form; returns once the page has left it,
+    with the header naming who is signed in."""
     page.goto("/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.click("form.form button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    assert page.locator(".site-header .who").inner_text() == username
 
 
 def shot(page: Any, name: str, **options: Any) -> Path:

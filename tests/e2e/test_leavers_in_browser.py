@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from games import services
-from tests.e2e.conftest import run_in_browser, shot
-from tests.e2e.test_blockade_in_browser import login, user
+from tests.e2e.conftest import log_in, run_in_browser, shot
+from tests.e2e.test_blockade_in_browser import user
 from tests.live.servers import Server, start, stop
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -35,7 +35,7 @@ def server(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any
 
 def open_game(new_page: Any, game_id: int, username: str) -> Any:
     page = new_page(**DESKTOP)
-    login(page, username)
+    log_in(page, username)
     page.goto(f"/games/{game_id}/")
     page.wait_for_selector('#board svg.board[data-status="active"]')
     return page

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import run_in_browser, shot
-from tests.e2e.test_blockade_in_browser import PHONE, login, open_game, wait_ply
+from tests.e2e.conftest import log_in, run_in_browser, shot
+from tests.e2e.test_blockade_in_browser import PHONE, open_game, wait_ply
 from tests.e2e.test_board_aim_in_browser import SCREEN, game_of, says
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -41,7 +41,7 @@ def test_bloqueio_magnifies_small_squares_and_a_finger_near_a_groove_means_the_g
 
     def scenario(new_page: Any) -> None:
         page = new_page(**PHONE)
-        login(page, "alice")
+        log_in(page, "alice")
         page.goto(f"/games/{game_id}/")
         page.wait_for_selector("#board .legal-dot")
         assert page.evaluate(SQUARE_PX) < 40  # 11 squares and margins in 390 px

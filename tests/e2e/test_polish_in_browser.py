@@ -12,8 +12,8 @@ import pytest
 
 from games import services
 from games.boards.colours import contrast
-from tests.e2e.conftest import run_in_browser, shot
-from tests.e2e.test_blockade_in_browser import PHONE, login, user
+from tests.e2e.conftest import log_in, run_in_browser, shot
+from tests.e2e.test_blockade_in_browser import PHONE, user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -35,7 +35,7 @@ def test_resigning_a_ranked_game_on_a_phone_and_its_replay(server: Any) -> None:
 
     def scenario(new_page: Any) -> None:
         page = new_page(**PHONE)
-        login(page, "bob")
+        log_in(page, "bob")
         # The lobby sends a player of a live ranked game to it by itself.
         page.wait_for_url(re.compile(rf"/games/{game.pk}/$"))
         page.wait_for_selector('#board svg[data-status="active"]')

@@ -21,8 +21,8 @@ from django.utils import timezone
 from games import services
 from games.models import Game, Rating
 from tests.conftest import ROOT
-from tests.e2e.conftest import run_in_browser, shot
-from tests.e2e.test_chat_in_browser import login, user
+from tests.e2e.conftest import log_in, run_in_browser, shot
+from tests.e2e.test_chat_in_browser import user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -44,7 +44,7 @@ def test_the_lobby_and_a_game_against_the_computer_read_in_portuguese(server: An
 
     def scenario(new_page: Any) -> None:
         page = new_page(**PORTUGUESE)
-        login(page, "alice")
+        log_in(page, "alice")
         page.goto("/")
         assert page.evaluate("document.documentElement.lang") == "pt-br"
 

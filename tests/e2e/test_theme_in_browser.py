@@ -20,8 +20,8 @@ from accounts.models import User
 from games import engine, services
 from games.boards.colours import contrast, seat_styles, themes
 from games.engine.palettes import PALETTES
-from tests.e2e.conftest import run_in_browser, shot
-from tests.e2e.test_blockade_in_browser import DESKTOP, PHONE, login, user
+from tests.e2e.conftest import log_in, run_in_browser, shot
+from tests.e2e.test_blockade_in_browser import DESKTOP, PHONE, user
 from tests.e2e.test_board_aim_in_browser import game_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -168,7 +168,7 @@ def test_the_colour_blind_palette_repaints_the_seats_and_every_seat_shows_its_le
 
     def scenario(new_page: Any) -> None:
         page = new_page(**DESKTOP)
-        login(page, "alice")
+        log_in(page, "alice")
         page.goto(f"/games/{game_id}/")
         page.wait_for_selector("#board g.wall")
         standard = expected_fills("bloqueio", "standard")
@@ -353,7 +353,7 @@ def test_text_and_board_pieces_meet_aa_in_both_themes_and_palettes(server: Any) 
 
     def scenario(new_page: Any) -> None:
         player = new_page(**DESKTOP)  # Carol, in the ranked game: her lobby is that game
-        login(player, "carol")
+        log_in(player, "carol")
         visitor = new_page(**DESKTOP)
         pages = [(visitor, "lobby", "/", None), (visitor, "login", "/accounts/login/", None),
                  (player, "ranked bloqueio", f"/games/{ranked.pk}/", "#board g.wall"),

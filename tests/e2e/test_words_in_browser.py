@@ -11,12 +11,11 @@ from typing import Any
 import pytest
 
 from games import engine, services
-from tests.e2e.conftest import run_in_browser, shot
+from tests.e2e.conftest import log_in, run_in_browser, shot
 from tests.e2e.test_blockade_in_browser import (
     DESKTOP,
     PHONE,
     RUN_SCRIPT,
-    login,
     open_game,
     two_player_game,
     user,
@@ -72,7 +71,7 @@ def test_hint_is_offered_to_the_player_to_move_with_its_reason(server: Any) -> N
         watcher = open_game(new_page, game_id, None)
         assert watcher.locator("#hint").count() == 0 or watcher.locator("#hint").is_hidden()
         rated = new_page(**DESKTOP)
-        login(rated, "carol")  # the lobby sends her to her live ranked game
+        log_in(rated, "carol")  # the lobby sends her to her live ranked game
         rated.wait_for_url(re.compile(rf"/games/{ranked.pk}/$"))
         rated.wait_for_selector('#board svg[data-status="active"]')
         assert rated.locator("#hint").count() == 0
@@ -110,7 +109,7 @@ def test_move_list_result_and_caption_in_words(server: Any) -> None:
         empty.goto(f"/games/{fresh}/")
         empty.wait_for_selector("#moves li.empty")
         _assert_entries_apart(empty)
-        login(empty, "alice")
+        log_in(empty, "alice")
         empty.goto(f"/games/{game_id}/")
         empty.wait_for_selector("#play-again")
         assert empty.inner_text("#play-again") != "Play again"
@@ -147,7 +146,7 @@ def test_lobby_kind_menu_leaderboard_and_a_long_name(server: Any) -> None:
     def scenario(new_page: Any) -> None:
         for options in (PHONE, DESKTOP):
             page = new_page(**options)
-            login(page, long_name)
+            log_in(page, long_name)
             page.goto("/")
             page.wait_for_selector("#open-games li[data-game]")
             width = page.evaluate("document.documentElement.clientWidth")

@@ -8,7 +8,10 @@ import json
 import pytest
 from django.db import connection
 
+from accounts.credentials import default_token, user_for_key
 from accounts.models import User
+from games.models import Game
+from games.round_store import lock_row
 from tests.conftest import recorded_games
 from tests.games.helpers import play, started_game
 from tests.settings_probe import run
@@ -59,3 +62,26 @@ def test_a_moves_guarded_write_is_prepared_on_its_connection(players: list[User]
     sql, types = writes[0]
     assert "%s" not in sql and "$1" in sql  # bound on the server, not quoted in
     assert len(types) > 10
+
+
+@pytest.mark.django_db
+def test_prepared_reads_outlive_a_column_a_migration_adds(players: list[User]) -> None:
+    """A deploy migrates while the old processes still serve: the hot reads (`SELECT *`
+    of a game's row, of a token's user), prepared on their connections, still run once
+    their table has a new column: PostgreSQL re-plans them by itself."""
+    game = started_game(players)
+    key = default_token(players[0])
+    for _ in range(6):
+        assert lock_row(game.pk) is not None
+        assert user_for_key(key) == players[0]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
+        prepared = [sql for (sql,) in cursor.fetchall()]
+        assert any("FOR UPDATE" in sql for sql in prepared), prepared  # the game's row
+        assert any("UNION ALL" in sql for sql in prepared), prepared  # a token's user
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # ALTER refuses pending checks
+        for table in (Game._meta.db_table, User._meta.db_table):
+            cursor.execute(f"ALTER TABLE {table} ADD COLUMN probe_added integer")
+    found = lock_row(game.pk)
+    assert found is not None and found[0].pk == game.pk
+    assert user_for_key(key) == players[0]

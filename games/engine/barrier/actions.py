@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..common import (
-    LEAVE_REASONS,
     LEGAL,
     PASS,
     Cell,
@@ -18,7 +17,6 @@ from ..common import (
     Legality,
     Pass,
     parse_cell,
-    parse_leave,
     parse_object,
 )
 from ..errors import InvalidAction, brief
@@ -72,7 +70,6 @@ def parse_barrier_action(obj: object, grid: int, anchor_lo: int, anchor_hi: int)
 
 
 __all__ = [
-    "LEAVE_REASONS",
     "LEGAL",
     "PASS",
     "Action",
@@ -86,5 +83,4 @@ __all__ = [
     "Pass",
     "parse_barrier_action",
     "parse_cell",
-    "parse_leave",
 ]

@@ -13,14 +13,12 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import Family, IllegalAction, InvalidAction, InvalidState, Leave, Pass
+from games.engine import Family, InvalidAction, InvalidState, Leave, Pass
 from games.engine.common import (
-    LEAVE_REASONS,
     Legality,
     Result,
     check_leave,
     parse_int,
-    parse_leave,
     parse_object,
     state_int,
     state_keys,
@@ -62,8 +60,10 @@ class State:
 
 
 class RaceRules(EventLog):
-    """The toy kind's rules; stateless, one shared instance."""
+    """The toy kind's rules; stateless, one shared instance. `EventLog` gives events,
+    `is_legal`, `apply` and replays over `_check` and `_play`."""
 
+    action_types = (Step, Pass)
     kind = KIND
     family = "toy"
     seats = 2
@@ -97,27 +97,21 @@ class RaceRules(EventLog):
             raise InvalidAction("a step is 1 or 2 squares")
         return Step(by)
 
-    def parse_event(self, obj: object) -> Step | Pass | Leave:
-        if isinstance(obj, dict) and obj.get("type") in LEAVE_REASONS:
-            return parse_leave(obj, self.seats)
-        return self.parse_action(obj)
-
     def legal_actions(self, state: State) -> list[Step]:
         if state.turn is None:
             return []
         left = GOAL - state.pawns[state.turn]
         return [Step(by) for by in (1, 2) if by <= left]
 
-    def is_legal(self, state: State, action: object, seat: int | None = None) -> Legality:
-        if not isinstance(action, (Step, Pass)):
-            action = self.parse_action(action)
+    def _check(self, state: State, action: Step | Pass, seat: int | None
+               ) -> tuple[Legality, None]:
         if state.turn is None:
-            return Legality(False, "game is over")
+            return Legality(False, "game is over"), None
         if seat is not None and seat != state.turn:
-            return Legality(False, "not your turn")
+            return Legality(False, "not your turn"), None
         if action not in self.legal_actions(state):
-            return Legality(False, "that step goes past the goal")
-        return Legality(True)
+            return Legality(False, "that step goes past the goal"), None
+        return Legality(True), None
 
     def must_pass(self, state: State) -> bool:
         return False
@@ -133,12 +127,8 @@ class RaceRules(EventLog):
             return Result(None, (1, 1), "move_limit")
         return Result(winner, tuple(1 if s == winner else 2 for s in range(2)), reason)
 
-    def apply(self, state: State, action: object) -> State:
-        legality = self.is_legal(state, action)
-        if not legality:
-            raise IllegalAction(legality.reason or "illegal")
-        step = action if isinstance(action, Step) else self.parse_action(action)
-        assert state.turn is not None and isinstance(step, Step)
+    def _play(self, state: State, step: Step | Pass, plan: None) -> State:
+        assert state.turn is not None and isinstance(step, Step)  # a pass is never legal
         pawns = list(state.pawns)
         pawns[state.turn] += step.by
         over = pawns[state.turn] == GOAL or state.ply + 1 >= self.max_plies
