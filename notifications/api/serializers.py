@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.api.serializers import QueryIn, QueryIntegerField, StrictBooleanField
+from games.api.serializers import (
+    QueryIn,
+    QueryIntegerField,
+    StrictBooleanField,
+    StrictIntegerField,
+)
 from notifications.models import KINDS
 
 
@@ -32,9 +37,9 @@ class ListQuery(QueryIn):
 
 
 class ReadIn(serializers.Serializer):
-    ids = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False,
+    ids = serializers.ListField(child=StrictIntegerField(min_value=1), required=False,
                                 max_length=500)
-    all = serializers.BooleanField(required=False, default=False)
+    all = StrictBooleanField(required=False, default=False)
 
     def validate(self, attrs: dict) -> dict:
         if attrs.get("all") == ("ids" in attrs):

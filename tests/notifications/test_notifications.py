@@ -128,7 +128,8 @@ def test_the_api_lists_unread_first_and_marks_read(alice, bob):
 
 
 @pytest.mark.parametrize("body", [{}, {"ids": [1], "all": True}, {"ids": "1"},
-                                  {"ids": [0]}, {"all": "maybe"}])
+                                  {"ids": [0]}, {"all": "maybe"}, {"all": 0.0, "ids": [1]},
+                                  {"all": 1}, {"ids": ["1"]}, {"ids": [1.0]}, {"ids": [True]}])
 def test_marking_read_refuses_a_malformed_body(alice, body):
     answer = client_for(alice).post("/api/notifications/read/", body, format="json")
     assert answer.status_code == 400 and answer.json()["code"]
