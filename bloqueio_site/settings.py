@@ -128,7 +128,7 @@ if DATABASE_URL:
         # into it by psycopg in Python, and a statement a connection has run
         # DATABASE_PREPARE_THRESHOLD times is prepared on it, so PostgreSQL stops parsing
         # and planning it again (the move's guarded write, a game's row, a socket's
-        # token): 14-30 % less PostgreSQL CPU under the continuous benchmark
+        # token): up to a third less PostgreSQL CPU under the continuous benchmark
         # (docs/performance.md). 0 turns preparing off (PgBouncer before 1.22 in
         # transaction mode; docs/operations.md, "Prepared statements").
         _db["OPTIONS"]["server_side_binding"] = True

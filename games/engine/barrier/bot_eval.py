@@ -21,9 +21,6 @@ HARD_WALLS_KEPT = 10  # ... for this many in hand; more (Bloqueio 2 has 12) coun
 REPLY_WIDTH = 2  # opponent replies hard's 2-seat search tries: medium's best by its score
 
 
-# -- candidates -----------------------------------------------------------------------
-
-
 @cache
 def _blockers(geometry: Geometry) -> dict[tuple[int, bool], tuple[Barrier, ...]]:
     """For each edge (its lower cell's bit, vertical step?), the barriers that block it."""

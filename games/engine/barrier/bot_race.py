@@ -11,9 +11,6 @@ from .geometry import Geometry
 FAR = 99  # distance of a seat with no path (cannot happen in a legal position)
 
 
-# -- distances ------------------------------------------------------------------------
-
-
 def barrier_key(rules: Any, state: Any) -> tuple[int, int, int, int]:
     return rules._open(state)  # the engine's cached open-edge masks of this position
 
@@ -67,7 +64,6 @@ def cell_distance(rules: Any, layers: list[int], seat: int, cell: int) -> int:
         if layer & bit:
             return k + g.extra_step
     return FAR
-
 
 
 _DISTANCES: dict[tuple[int, int, int, int], dict[int, int]] = {}  # see ``goal_distances``
