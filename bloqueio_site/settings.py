@@ -184,6 +184,10 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
     # file. Take the write lock at BEGIN and wait for it, instead of failing at once.
     _db.setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
 DATABASES = {"default": _db}
+# PostgreSQL: a live move over a socket is written by the event loop itself, on at most
+# this many asynchronous connections per event loop besides the pool above (0: every move
+# hops to a worker thread): bloqueio_site/loop_db.py, games/loop_write.py.
+LOOP_DB_CONNECTIONS = env_int("DATABASE_LOOP_CONNECTIONS", 4, minimum=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and cache -----------------------------------------------------

@@ -81,12 +81,26 @@ def announce_on_commit(game: Game, seats: list[Seat], events: Sequence[HasJson],
     game's public JSON is built once. ``change`` is one of broadcast.Committed's words
     ("events", "finished", "started"...).
     """
-    payload = game_json(game, seats)
+    committed = _committed(game, seats, events, change)
+    send_on_commit(committed)
+    return committed.game
+
+
+def announce_committed(game: Game, seats: list[Seat], events: Sequence[HasJson],
+                       change: str) -> dict[str, Any]:
+    """The same for a write already committed outside any Django transaction (a move the
+    event loop wrote itself, games/loop_write.py): sent at once."""
+    committed = _committed(game, seats, events, change)
+    _send([committed])
+    return committed.game
+
+
+def _committed(game: Game, seats: list[Seat], events: Sequence[HasJson],
+               change: str) -> broadcast.Committed:
     seat_users: list[int | None] = [None] * game.seat_count
     for seat in seats:
         seat_users[seat.seat] = seat.user_id
-    send_on_commit(broadcast.Committed(
-        game_id=game.pk, events=[e.as_json() for e in events], game=payload,
+    return broadcast.Committed(
+        game_id=game.pk, events=[e.as_json() for e in events], game=game_json(game, seats),
         change=change, seat_users=seat_users,
-    ))
-    return payload
+    )

@@ -181,9 +181,7 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
     transaction holds counts as moved on, instead of being waited for.
     """
     before, after = loaded.round, progress.round_after
-    game = copy.copy(loaded.game)
-    _set_fields(game, after)
-    state_text = jsontext.dumps(game.state)
+    game, state_text = projected(loaded, after)
     ended = after.status is not before.status and after.status in (Status.FINISHED,
                                                                     Status.ABORTED)
     seats = loaded.seats
@@ -211,6 +209,13 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
     return Written(game, seats, payload)
 
 
+def projected(loaded: Loaded, after: Round) -> tuple[Game, str]:
+    """The row `loaded` becomes with `after` on it (a copy) and its state's JSON text."""
+    game = copy.copy(loaded.game)
+    _set_fields(game, after)
+    return game, jsontext.dumps(game.state)
+
+
 def _set_fields(game: Game, round_: Round) -> None:
     """Put `round_` on the row's fields (the projection of its events)."""
     game.ply = round_.ply
@@ -231,6 +236,25 @@ def _set_fields(game: Game, round_: Round) -> None:
 def _write(loaded: Loaded, game: Game, state_text: str, events: Sequence[RoundEvent],
            skip_locked: bool) -> bool:
     """The guarded update (and the events' insert): True if the row matched."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(*guarded_statement(loaded, game, state_text, events,
+                                              skip_locked=skip_locked))
+            return bool(cursor.fetchone()[0])
+        params, rows = _values(loaded, game, state_text, events)
+        cursor.execute(_OTHER_UPDATE, params)
+        if cursor.rowcount != 1:
+            return False
+        if rows:
+            cursor.execute(_OTHER_INSERT + ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows)),
+                           [v for r in rows for v in (loaded.game.pk, *r)])
+        return True
+
+
+def _values(loaded: Loaded, game: Game, state_text: str, events: Sequence[RoundEvent]
+            ) -> tuple[list[Any], list[tuple[Any, ...]]]:
+    """The guarded update's parameters (the row after, then the row as loaded) and the
+    events' rows."""
     as_json, as_time = jsontext.dumps, connection.ops.adapt_datetimefield_value
     row = loaded.game
     params: list[Any] = [
@@ -245,24 +269,23 @@ def _write(loaded: Loaded, game: Game, state_text: str, events: Sequence[RoundEv
     ]
     rows = [(event.ply, event.seat, as_json(event.action), as_time(event.at))
             for event in events]
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            sql = _PG_UPDATE
-            if skip_locked:
-                sql += _PG_SKIP_LOCKED
-                params.append(row.pk)
-            sql += " RETURNING id)"
-            if rows:
-                sql += _PG_INSERT.format(rows=", ".join([_PG_ROW] * len(rows)))
-            cursor.execute(sql + _PG_COUNT, params + [v for r in rows for v in r])
-            return bool(cursor.fetchone()[0])
-        cursor.execute(_OTHER_UPDATE, params)
-        if cursor.rowcount != 1:
-            return False
-        if rows:
-            cursor.execute(_OTHER_INSERT + ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows)),
-                           [v for r in rows for v in (row.pk, *r)])
-        return True
+    return params, rows
+
+
+def guarded_statement(loaded: Loaded, game: Game, state_text: str,
+                      events: Sequence[RoundEvent], *, skip_locked: bool = False
+                      ) -> tuple[str, list[Any]]:
+    """PostgreSQL's one statement for a progress and its parameters: it answers one row,
+    the count of game rows it updated (1: written; 0: the row moved on, nothing written)."""
+    params, rows = _values(loaded, game, state_text, events)
+    sql = _PG_UPDATE
+    if skip_locked:
+        sql += _PG_SKIP_LOCKED
+        params.append(loaded.game.pk)
+    sql += " RETURNING id)"
+    if rows:
+        sql += _PG_INSERT.format(rows=", ".join([_PG_ROW] * len(rows)))
+    return sql + _PG_COUNT, params + [v for r in rows for v in r]
 
 
 def _after_the_end(game: Game, seats: list[Seat], after: Round) -> None:

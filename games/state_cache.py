@@ -13,7 +13,8 @@ position), and re-decides any refusal from the row. So a stale snapshot (another
 wrote the game, the clock worker gave time back) costs a miss, never a wrong write.
 
 This module alone decides what is kept and what is forgotten: `committed` after a write
-(kept while the game runs, forgotten once it ended), `stale` after a lost race. Bounded
+(kept while the game runs, forgotten once it ended; `written` for the event loop's own
+writes, which have no Django transaction), `stale` after a lost race. Bounded
 (oldest entry first out) and safe across the threads of a process: a snapshot is never
 mutated once stored, and the map is changed under a lock.
 """
@@ -84,6 +85,15 @@ def committed(snapshot: Snapshot) -> None:
         transaction.on_commit(partial(put, snapshot))
     else:
         transaction.on_commit(partial(drop, snapshot.game.pk))
+
+
+def written(snapshot: Snapshot) -> None:
+    """After a write committed outside any Django transaction (the event loop's own,
+    games/loop_write.py): kept, or the game forgotten, at once."""
+    if snapshot.round.status == "active":
+        put(snapshot)
+    else:
+        drop(snapshot.game.pk)
 
 
 def loaded(snapshot: Snapshot) -> None:

@@ -102,6 +102,16 @@ def fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
 
 
+@pytest.fixture(autouse=True)
+def loop_connections_closed() -> Iterator[None]:
+    """The event loop's own database connections (bloqueio_site/loop_db.py) end with the
+    test whose loop opened them: the test database can then be flushed and dropped."""
+    from bloqueio_site import loop_db
+
+    yield
+    loop_db.close_all()
+
+
 def _clear_presence() -> None:
     """Game ids restart with each test database; presence keys of old runs must go."""
     import redis

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from bloqueio_site import jsontext
 from bloqueio_site.jsontext import iso
 from bloqueio_site.off_loop import off_loop
-from games import leavers, privacy, selectors, services
+from games import leavers, loop_write, privacy, selectors, services
 from games.live import fanout, hello, presence, subprotocols
 from games.live.frames import (
     CLOSE_BANNED,
@@ -246,9 +246,19 @@ class GameConsumer(BaseConsumer):
             await self.send_json(self.error(
                 "invalid", _("`action` must be an action object."), ref))
         else:
-            await self.answer(ref, lambda: self.in_language(services.submit_action)(
-                game_id=self.game_id, user=self.user, action=content["action"], ply=ply),
-                lambda done: {"ply": done.event.ply}, what="a websocket write")
+            await self.answer(ref, lambda: self._move(content["action"], ply),
+                              lambda done: {"ply": done.event.ply}, what="a websocket write")
+
+    async def _move(self, action: Any, ply: int) -> Any:
+        """The move written by this event loop when it can (games/loop_write.py), else by
+        the write path on a worker thread."""
+        assert self.user_id is not None
+        done = await loop_write.submit(game_id=self.game_id, user_id=self.user_id,
+                                       action=action, ply=ply)
+        if done is not None:
+            return done
+        return await self.in_language(services.submit_action)(
+            game_id=self.game_id, user=self.user, action=action, ply=ply)
 
     async def _hand_over(self, content: dict[str, Any], ref: Any) -> None:
         """`{"type": "bot", "seat": s, "level"?: ...}`: hand a leaver's seat to a bot,

@@ -82,7 +82,19 @@ async def _publish(topics: list[tuple[str, dict[str, Any]]]) -> None:
         log.warning("realtime: fan-out to %s failed: %r", topics[0][0], exc)
 
 
+_sending: set[asyncio.Task[None]] = set()  # the loop keeps only weak references to tasks
+
+
 def _send_soon(topics: list[tuple[str, dict[str, Any]]], what: str) -> None:
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is not None:  # on the event loop itself: a move it wrote (games/loop_write.py)
+        task = running.create_task(_publish(topics))
+        _sending.add(task)
+        task.add_done_callback(_sending.discard)
+        return
     loop = _server_loop()
     if loop is not None:
         asyncio.run_coroutine_threadsafe(_publish(topics), loop)
@@ -128,7 +140,8 @@ def on_committed(change: Committed) -> None:
 
     In a server worker thread the sends are handed to the event loop and the thread goes
     back to work at once (FIFO on the loop, so one thread's changes leave in order; any
-    reordering between threads is repaired by the consumers' gap fill). Elsewhere
-    (management commands, the worker) it sends synchronously.
+    reordering between threads is repaired by the consumers' gap fill); on the event loop
+    itself (a move it wrote) they are a task of it. Elsewhere (management commands, the
+    worker) it sends synchronously.
     """
     _send_soon(_fanout_messages(change), f"game {change.game_id}")

@@ -1,0 +1,220 @@
+"""A live move written by the event loop itself (games/loop_write.py) and its edges: what
+it writes is what the thread path would, and everything it cannot decide alone (a
+refusal, a stale snapshot, a lost race, no connection) is passed on, never half-written.
+The loop's own connections (bloqueio_site/loop_db.py): bounded, and a connection the
+server ended is replaced, not used."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import psycopg
+import pytest
+from channels.db import database_sync_to_async as sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+
+from bloqueio_site import loop_db
+from bloqueio_site.asgi import application
+from bloqueio_site.errors import ServiceError
+from games import engine, loop_write, services, state_cache
+from games.models import Event, Game
+from tests.ws_helpers import LOCAL, receive_type, seat_four
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MOVE0 = {"type": "move", "to": [2, 5]}
+MOVE1 = {"type": "move", "to": [5, 8]}
+
+
+async def joined(gid: int, user: Any | None = None) -> WebsocketCommunicator:
+    headers = LOCAL if user is None else [
+        *LOCAL, (b"authorization", f"Token {user.auth_token.key}".encode())]
+    comm = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=headers)
+    assert (await comm.connect())[0]
+    await receive_type(comm, "hello")
+    return comm
+
+
+def events_of(gid: int) -> list[tuple[int, int, dict[str, Any]]]:
+    return list(Event.objects.filter(game_id=gid).order_by("ply")
+                .values_list("ply", "seat", "action"))
+
+
+@pytest.fixture
+async def four():
+    return await seat_four()
+
+
+async def test_a_move_is_written_by_the_loop_and_announced(four):
+    gid, users = four
+    alice, spectator = await joined(gid, users[0]), await joined(gid)
+    before = loop_write.counts.copy()
+    await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 1})
+    assert await receive_type(alice, "ack") == {"type": "ack", "ref": 1, "ply": 1}
+    assert loop_write.counts["written"] == before["written"] + 1
+    assert loop_write.counts["passed_on"] == before["passed_on"]
+    frame = await receive_type(spectator, "event")
+    assert frame["event"] == {**frame["event"], "ply": 1, "seat": 0, "action": MOVE0}
+    assert frame["game"]["ply"] == 1 and frame["game"]["state"]["turn"] == 1
+    # The row and the log say what the thread path would have written.
+    assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
+    game = await sync_to_async(Game.objects.get)(pk=gid)
+    rules = engine.get(game.kind)
+    replayed = rules.apply(rules.initial(), MOVE0)
+    assert game.ply == 1 and game.state == replayed.to_json()
+    # ...and the snapshot the next move starts from is that row.
+    kept = state_cache.get(gid, 1)
+    assert kept is not None and kept.game.state == game.state
+    # The next seat's move from the kept snapshot: the loop again.
+    bob = await joined(gid, users[1])
+    await bob.send_json_to({"type": "action", "action": MOVE1, "ply": 1, "ref": 2})
+    assert (await receive_type(bob, "ack"))["ply"] == 2
+    assert loop_write.counts["written"] == before["written"] + 2
+    for comm in (alice, bob, spectator):
+        await comm.disconnect()
+
+
+async def test_a_refusal_is_decided_by_the_thread_path_in_the_sockets_language(four):
+    gid, users = four
+    bob = await joined(gid, users[1])
+    before = loop_write.counts["passed_on"]
+    await bob.send_json_to({"type": "action", "action": MOVE1, "ply": 0, "ref": "x"})
+    error = await receive_type(bob, "error")
+    assert error["code"] == "not_your_turn" and error["ref"] == "x"
+    assert loop_write.counts["passed_on"] == before + 1
+    assert await sync_to_async(events_of)(gid) == []
+    await bob.disconnect()
+
+
+async def test_a_snapshot_behind_the_row_writes_nothing_and_says_stale_ply(four):
+    """Another process moved the game (here: the write is made, then this process's
+    snapshot is put back to the ply before it): the loop's guarded statement matches no
+    row, and the thread path reads the row and refuses the old ply."""
+    gid, users = four
+    behind = state_cache.get(gid, 0)
+    assert behind is not None
+    await sync_to_async(services.submit_action)(game_id=gid, user=users[0], action=MOVE0,
+                                                ply=0)
+    state_cache.drop(gid)
+    state_cache.put(behind)
+    alice = await joined(gid, users[0])
+    state_cache.drop(gid)
+    state_cache.put(behind)  # the socket's hello may have read the row meanwhile
+    passed = loop_write.counts["passed_on"]
+    await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 3})
+    assert (await receive_type(alice, "error"))["code"] == "stale_ply"
+    assert loop_write.counts["passed_on"] == passed + 1
+    assert state_cache.get(gid, 0) is None  # the stale snapshot is forgotten
+    assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
+    await alice.disconnect()
+
+
+async def test_with_the_loops_writes_off_every_move_takes_the_thread_path(four, settings):
+    settings.LOOP_DB_CONNECTIONS = 0
+    gid, users = four
+    alice = await joined(gid, users[0])
+    before = loop_write.counts.copy()
+    await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 4})
+    assert (await receive_type(alice, "ack"))["ply"] == 1
+    assert loop_write.counts["written"] == before["written"]
+    assert loop_write.counts["passed_on"] == before["passed_on"] + 1
+    assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
+    await alice.disconnect()
+
+
+async def test_a_turn_based_game_takes_the_thread_path(settings):
+    """Its announcement writes notifications (notifications/listeners.py), which the
+    event loop may not."""
+    gid, users = await seat_four()
+    await sync_to_async(Game.objects.filter(pk=gid).update)(time_control={"days": 1})
+    state_cache.drop(gid)
+    alice = await joined(gid, users[0])
+    written = loop_write.counts["written"]
+    await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 5})
+    assert (await receive_type(alice, "ack"))["ply"] == 1
+    assert loop_write.counts["written"] == written
+    assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
+    await alice.disconnect()
+
+
+async def test_the_race_between_the_loop_and_a_thread_has_one_winner(four):
+    """The same ply written at once by the loop (a socket) and by a worker thread (REST's
+    service call): one event, the other refused."""
+    gid, users = four
+    alice = await joined(gid, users[0])
+    other = {"type": "move", "to": [1, 4]}
+    thread = asyncio.ensure_future(sync_to_async(_try_submit)(gid, users[0], other))
+    await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 6})
+    frame = await _ack_or_error(alice)
+    by_thread = await thread
+    log = await sync_to_async(events_of)(gid)
+    assert len(log) == 1
+    assert (frame["type"] == "ack") != (by_thread == "ok")
+    assert log[0][2] == (MOVE0 if frame["type"] == "ack" else other)
+    if frame["type"] == "error":
+        assert frame["code"] == "stale_ply"
+    else:
+        assert by_thread == "stale_ply"
+    await alice.disconnect()
+
+
+def _try_submit(gid: int, user: Any, action: dict[str, Any]) -> str:
+    try:
+        services.submit_action(game_id=gid, user=user, action=action, ply=0)
+    except ServiceError as refused:
+        return refused.code
+    return "ok"
+
+
+async def _ack_or_error(comm: WebsocketCommunicator) -> dict[str, Any]:
+    while True:
+        frame = await comm.receive_json_from(timeout=5)
+        if frame["type"] in ("ack", "error"):
+            return frame
+
+
+async def test_loop_connections_are_bounded_and_a_busy_loop_says_so(monkeypatch, settings):
+    settings.LOOP_DB_CONNECTIONS = 1
+    monkeypatch.setitem(connections["default"].settings_dict["OPTIONS"]["pool"],
+                        "timeout", 0.2)
+    loop_db.close_all()
+    async with loop_db.connection():
+        with pytest.raises(loop_db.Busy):
+            async with loop_db.connection():
+                pass  # pragma: no cover - never reached
+    async with loop_db.connection() as conn:  # free again
+        assert (await (await conn.execute("SELECT 1")).fetchone()) == (1,)
+
+
+async def test_a_connection_the_server_ended_is_replaced(settings):
+    settings.LOOP_DB_CONNECTIONS = 1
+    async with loop_db.connection() as conn:
+        first = conn.info.backend_pid
+    await sync_to_async(_terminate)(first)
+    for _ in range(50):  # the server's goodbye reaches the idle socket
+        async with loop_db.connection() as conn:
+            pid = conn.info.backend_pid
+            assert (await (await conn.execute("SELECT 1")).fetchone()) == (1,)
+        if pid != first:
+            break
+        await asyncio.sleep(0.02)  # pragma: no cover - only if the goodbye is slow
+    assert pid != first
+
+
+async def test_a_failed_statement_closes_its_connection():
+    async with loop_db.connection() as conn:
+        first = conn
+    with pytest.raises(psycopg.errors.UndefinedTable):
+        async with loop_db.connection() as conn:
+            assert conn is first  # the idle one is reused
+            await conn.execute("SELECT * FROM no_such_table")
+    assert first.closed
+    async with loop_db.connection() as conn:
+        assert conn is not first
+
+
+def _terminate(pid: int) -> None:
+    with connections["default"].cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
