@@ -187,7 +187,7 @@ DATABASES = {"default": _db}
 # PostgreSQL: a live move over a socket is written by the event loop itself, on at most
 # this many asynchronous connections per event loop besides the pool above (0: every move
 # hops to a worker thread): bloqueio_site/loop_db.py, games/loop_write.py.
-LOOP_DB_CONNECTIONS = env_int("DATABASE_LOOP_CONNECTIONS", 4, minimum=0)
+LOOP_DB_CONNECTIONS = env_int("DATABASE_LOOP_CONNECTIONS", 8, minimum=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and cache -----------------------------------------------------
