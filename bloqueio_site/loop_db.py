@@ -10,13 +10,16 @@ any socket, holding nothing.
 
 Bounded like Django's pool: at most DATABASE_LOOP_CONNECTIONS connections per event loop
 (0 turns the loop's writes off: every move takes the thread path), opened on demand with
-Django's own connection parameters (the database, the timeouts, prepared statements), in
-autocommit. A connection that failed, is older than Django's pool's `max_lifetime`, or
-whose server has something to say while it is idle (it is ending it: the same test as
-bloqueio_site/postgres's `check_idle`) is closed instead of reused. A borrower that finds
-every connection busy for `DATABASE_POOL_TIMEOUT` gets `Busy` and can take another path.
-No background tasks: a loop's connections go when `close_all` is called (tests, after
-each) or with the process.
+Django's connection parameters (the database, the session timeouts, prepared
+statements), in autocommit. Django's own session set-up is not run on them (no `SET TIME
+ZONE`, no `assume_role`): the one statement compares and writes instants, whatever the
+session's zone. Never waited for: when every connection is busy, or a connection could
+not be opened in the last second, a borrower gets `Busy` at once and takes the thread
+path, which has the pool and its timeout. A connection is closed instead of reused after
+a failed statement, once older than the pool's `max_lifetime` or idle longer than its
+`max_idle`, or when its server has something to say while it is idle (it is ending it:
+the same test as bloqueio_site/postgres's `check_idle`). No background tasks: a loop's
+connections go when `close_all` is called (tests, after each) or with the process.
 """
 
 from __future__ import annotations
@@ -35,21 +38,26 @@ from django.conf import settings
 from django.db import connections
 
 _UNREAD = select.POLLIN | select.POLLPRI | select.POLLERR | select.POLLHUP
+RETRY_CONNECT_AFTER = 1.0  # seconds of `Busy` after a connection could not be opened
 
 
 class Busy(Exception):
-    """Every connection of this loop stayed busy for the pool's timeout, or there are
-    none (the loop's writes are off, or the database is not PostgreSQL)."""
+    """No connection of this loop is free now (all busy, the database could not be
+    reached a moment ago, or the loop's writes are off): nothing was sent."""
+
+
+@dataclass
+class _Idle:
+    conn: psycopg.AsyncConnection[Any]
+    opened: float
+    since: float
 
 
 @dataclass
 class _Connections:
-    size: int
-    idle: list[tuple[float, psycopg.AsyncConnection[Any]]] = field(default_factory=list)
-    free: asyncio.Semaphore = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.free = asyncio.Semaphore(self.size)
+    idle: list[_Idle] = field(default_factory=list)
+    busy: int = 0
+    down_until: float = 0.0
 
 
 _loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Connections] = (
@@ -62,50 +70,61 @@ def enabled() -> bool:
             and connections["default"].vendor == "postgresql")
 
 
-def _options() -> dict[str, Any]:
-    return dict(connections["default"].settings_dict["OPTIONS"].get("pool") or {})
+def _lifetimes() -> tuple[float, float]:
+    """Django's pool's (max_lifetime, max_idle), which these connections keep too."""
+    options = connections["default"].settings_dict["OPTIONS"].get("pool")
+    options = options if isinstance(options, dict) else {}
+    return float(options.get("max_lifetime", 3600.0)), float(options.get("max_idle", 600.0))
 
 
-def _usable(opened: float, conn: psycopg.AsyncConnection[Any]) -> bool:
+def _quiet(conn: psycopg.AsyncConnection[Any]) -> bool:
     if conn.closed or conn.broken:
-        return False
-    if time.monotonic() - opened > _options().get("max_lifetime", 3600.0):
         return False
     poller = select.poll()
     poller.register(conn.fileno(), _UNREAD)
     return not poller.poll(0)  # an idle connection's server speaks only to end it
 
 
-async def _connect() -> psycopg.AsyncConnection[Any]:
+async def _take(pool: _Connections) -> tuple[psycopg.AsyncConnection[Any], float]:
+    """An idle connection that is still good (the others closed), else a new one."""
+    now = time.monotonic()
+    lifetime, idle_for = _lifetimes()
+    keep = []
+    for idle in pool.idle:
+        if now - idle.opened < lifetime and now - idle.since < idle_for and _quiet(idle.conn):
+            keep.append(idle)
+        else:
+            await idle.conn.close()
+    pool.idle = keep
+    if keep:
+        idle = keep.pop()
+        return idle.conn, idle.opened
+    if now < pool.down_until:
+        raise Busy("the database could not be reached a moment ago")
     params = connections["default"].get_connection_params()
     params.pop("cursor_factory", None)  # Django's (synchronous) class; binding stays server-side
-    return await psycopg.AsyncConnection.connect(autocommit=True, **params)
+    try:
+        return await psycopg.AsyncConnection.connect(autocommit=True, **params), now
+    except psycopg.Error as exc:
+        pool.down_until = time.monotonic() + RETRY_CONNECT_AFTER
+        raise Busy(f"no connection: {exc}") from exc
 
 
 @asynccontextmanager
 async def connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-    """Borrow one of this loop's connections (opened if none is idle); raises `Busy`.
-    A connection whose statement failed is closed, not returned."""
+    """Borrow one of this loop's connections; raises `Busy` (nothing sent) when none is
+    free. A connection whose statement failed or was cancelled is closed, not returned."""
     if not enabled():
         raise Busy("the event loop's database writes are off")
     loop = asyncio.get_running_loop()
     pool = _loops.get(loop)
     if pool is None:
-        pool = _loops[loop] = _Connections(settings.LOOP_DB_CONNECTIONS)
+        pool = _loops[loop] = _Connections()
+    if pool.busy >= settings.LOOP_DB_CONNECTIONS:
+        raise Busy("every connection of the event loop is busy")
+    pool.busy += 1
     try:
-        await asyncio.wait_for(pool.free.acquire(), _options().get("timeout", 10.0))
-    except TimeoutError:
-        raise Busy("every connection of the event loop is busy") from None
-    conn = None
-    try:
-        while pool.idle:
-            opened, candidate = pool.idle.pop()
-            if _usable(opened, candidate):
-                conn = candidate
-                break
-            await candidate.close()
-        if conn is None:
-            opened, conn = time.monotonic(), await _connect()
+        conn, opened = await _take(pool)
         try:
             yield conn
         except BaseException:
@@ -115,15 +134,15 @@ async def connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
                 psycopg.pq.TransactionStatus.IDLE):
             await conn.close()
         else:
-            pool.idle.append((opened, conn))
+            pool.idle.append(_Idle(conn, opened, time.monotonic()))
     finally:
-        pool.free.release()
+        pool.busy -= 1
 
 
 def close_all() -> None:
     """Close every idle connection of every loop (tests, after each; a loop that is
-    gone cannot run `await conn.close()`, so libpq's own finish does it)."""
+    gone cannot run `await conn.close()`, so libpq's own finish does it). A connection
+    still borrowed is closed by its borrower, or with its object."""
     for pool in list(_loops.values()):
         while pool.idle:
-            _opened, conn = pool.idle.pop()
-            conn.pgconn.finish()
+            pool.idle.pop().conn.pgconn.finish()

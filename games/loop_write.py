@@ -16,18 +16,26 @@ from the row:
 - a progress that ends the game (ratings and the ranked queue commit with it) or
   writes nothing;
 - a turn-based game (its announcement writes notifications: notifications/listeners.py);
-- a lost race (the guard did not match: the snapshot is forgotten, and the row then
-  says `stale_ply`), no free connection, or any database error (the thread path meets
-  the database as it always does and answers `unavailable` if it is down).
+- a lost race (the guard matched no row: the snapshot is forgotten and the row decides,
+  `stale_ply` if another move took that ply);
+- no free connection of the loop's (nothing was sent; the thread path waits for the
+  pool, and answers `unavailable` if the database is down).
+
+A statement that was sent and failed may have committed or not: the snapshot is
+forgotten and the socket answers `unavailable`, as the thread path does when its commit
+fails, so the client reads the game (`sync`); if it did commit, the fan-out's audit
+announces it (games/live/fanout.py). Once sent, a statement's outcome is seen through
+even if the socket's task is cancelled (the write is shielded).
 """
 
 from __future__ import annotations
 
-import logging
+import asyncio
 from collections import Counter
 from typing import Any
 
 import psycopg
+from django.db import OperationalError
 from django.utils import timezone
 
 from bloqueio_site import loop_db
@@ -35,13 +43,13 @@ from games import round_store, state_cache
 from games.announce import announce_committed
 from games.errors import GameError
 from games.playing import Submitted
-from games.round import Act, Status, play, turn_based
+from games.round import Act, Progress, Status, play, turn_based
 from games.round.refusals import Refusal
 
-log = logging.getLogger(__name__)
-
-# Moves written here and moves passed on to the thread path, per process (tests read it).
+# Per process: moves "written" here and "passed_on" to the thread path, of which "busy"
+# (no free connection: nothing sent) and "lost_race" (the guard matched no row).
 counts: Counter[str] = Counter()
+_committing: set[asyncio.Future[Submitted | None]] = set()
 
 
 async def submit(*, game_id: int, user_id: int, action: Any, ply: int) -> Submitted | None:
@@ -72,17 +80,35 @@ async def _submit(game_id: int, user_id: int, action: Any, ply: int) -> Submitte
                                 cached=True)
     game, state_text = round_store.projected(loaded, after)
     statement = round_store.guarded_statement(loaded, game, state_text, progress.events)
+    # Shielded: once sent, the statement's outcome is seen through (kept, announced)
+    # even if the socket's task is cancelled meanwhile (a closing socket, a shutdown).
+    commit = asyncio.ensure_future(_commit(statement, state_cache.Snapshot(
+        game, kept.seats, after, state_text), progress))
+    _committing.add(commit)
+    commit.add_done_callback(_committing.discard)
+    return await asyncio.shield(commit)
+
+
+async def _commit(statement: tuple[str, list[Any]], after: state_cache.Snapshot,
+                  progress: Progress) -> Submitted | None:
+    game_id = after.game.pk
     try:
         async with loop_db.connection() as conn:
-            cursor = await conn.execute(*statement)
-            row = await cursor.fetchone()
-    except (loop_db.Busy, psycopg.Error) as exc:
-        log.info("loop write of game %s passed on (%r)", game_id, exc)
-        state_cache.stale(game_id)  # the thread path reads the row
-        return None
+            try:
+                cursor = await conn.execute(*statement)
+                row = await cursor.fetchone()
+            except psycopg.Error as exc:
+                # Sent: it may have committed or not. The row decides from now on, and
+                # the client is told to `sync`, as the thread path tells it.
+                state_cache.stale(game_id)
+                raise OperationalError(f"the move's statement failed: {exc!r}") from exc
+    except loop_db.Busy:
+        counts["busy"] += 1
+        return None  # nothing sent; the snapshot still holds
     if not row or not row[0]:
+        counts["lost_race"] += 1
         state_cache.stale(game_id)
         return None
-    state_cache.written(state_cache.Snapshot(game, kept.seats, after, state_text))
-    payload = announce_committed(game, kept.seats, progress.events, "events")
+    state_cache.written(after)
+    payload = announce_committed(after.game, after.seats, progress.events, "events")
     return Submitted(event=progress.events[0], events=list(progress.events), payload=payload)

@@ -76,7 +76,7 @@ async def test_a_move_is_written_by_the_loop_and_announced(four):
         await comm.disconnect()
 
 
-async def test_a_refusal_is_decided_by_the_thread_path_in_the_sockets_language(four):
+async def test_a_refusal_is_decided_again_by_the_thread_path(four):
     gid, users = four
     bob = await joined(gid, users[1])
     before = loop_write.counts["passed_on"]
@@ -102,10 +102,11 @@ async def test_a_snapshot_behind_the_row_writes_nothing_and_says_stale_ply(four)
     alice = await joined(gid, users[0])
     state_cache.drop(gid)
     state_cache.put(behind)  # the socket's hello may have read the row meanwhile
-    passed = loop_write.counts["passed_on"]
+    before = loop_write.counts.copy()
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 3})
     assert (await receive_type(alice, "error"))["code"] == "stale_ply"
-    assert loop_write.counts["passed_on"] == passed + 1
+    assert loop_write.counts["lost_race"] == before["lost_race"] + 1  # the loop's guard
+    assert loop_write.counts["passed_on"] == before["passed_on"] + 1
     assert state_cache.get(gid, 0) is None  # the stale snapshot is forgotten
     assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
     await alice.disconnect()
@@ -121,6 +122,48 @@ async def test_with_the_loops_writes_off_every_move_takes_the_thread_path(four, 
     assert loop_write.counts["written"] == before["written"]
     assert loop_write.counts["passed_on"] == before["passed_on"] + 1
     assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
+    await alice.disconnect()
+
+
+async def test_with_every_loop_connection_busy_the_move_takes_the_pool(four, settings):
+    """Nothing is waited for on the loop: the move goes to the thread path at once and
+    lands there."""
+    settings.LOOP_DB_CONNECTIONS = 1
+    gid, users = four
+    alice = await joined(gid, users[0])
+    before = loop_write.counts.copy()
+    async with loop_db.connection():  # the loop's only connection, held
+        await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 8})
+        assert (await receive_type(alice, "ack"))["ply"] == 1
+    assert loop_write.counts["busy"] == before["busy"] + 1
+    assert loop_write.counts["written"] == before["written"]
+    assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
+    await alice.disconnect()
+
+
+async def test_a_failed_statement_answers_unavailable_and_writes_nothing(four):
+    """A statement sent and failed (here the row is locked past the session's
+    lock_timeout) may or may not have committed: the client is told `unavailable` (it
+    reads the game again), the snapshot is forgotten, and nothing is half-written."""
+    gid, users = four
+    alice = await joined(gid, users[0])
+    params = connections["default"].get_connection_params()
+    params.pop("cursor_factory", None)
+    holder = await psycopg.AsyncConnection.connect(**params)
+    try:
+        await holder.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [gid])
+        await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 9})
+        frame = await _ack_or_error(alice, wait=10)
+        assert frame["code"] == "unavailable" and frame["ref"] == 9
+        assert state_cache.get(gid) is None
+    finally:
+        await holder.rollback()
+        await holder.close()
+    assert await sync_to_async(events_of)(gid) == []
+    game = await sync_to_async(Game.objects.get)(pk=gid)
+    assert game.ply == 0
+    await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 10})
+    assert (await receive_type(alice, "ack"))["ply"] == 1  # and play goes on
     await alice.disconnect()
 
 
@@ -168,17 +211,15 @@ def _try_submit(gid: int, user: Any, action: dict[str, Any]) -> str:
     return "ok"
 
 
-async def _ack_or_error(comm: WebsocketCommunicator) -> dict[str, Any]:
+async def _ack_or_error(comm: WebsocketCommunicator, wait: float = 5) -> dict[str, Any]:
     while True:
-        frame = await comm.receive_json_from(timeout=5)
+        frame = await comm.receive_json_from(timeout=wait)
         if frame["type"] in ("ack", "error"):
             return frame
 
 
-async def test_loop_connections_are_bounded_and_a_busy_loop_says_so(monkeypatch, settings):
+async def test_loop_connections_are_bounded_and_a_busy_loop_says_so_at_once(settings):
     settings.LOOP_DB_CONNECTIONS = 1
-    monkeypatch.setitem(connections["default"].settings_dict["OPTIONS"]["pool"],
-                        "timeout", 0.2)
     loop_db.close_all()
     async with loop_db.connection():
         with pytest.raises(loop_db.Busy):
@@ -193,14 +234,22 @@ async def test_a_connection_the_server_ended_is_replaced(settings):
     async with loop_db.connection() as conn:
         first = conn.info.backend_pid
     await sync_to_async(_terminate)(first)
-    for _ in range(50):  # the server's goodbye reaches the idle socket
-        async with loop_db.connection() as conn:
-            pid = conn.info.backend_pid
-            assert (await (await conn.execute("SELECT 1")).fetchone()) == (1,)
-        if pid != first:
-            break
-        await asyncio.sleep(0.02)  # pragma: no cover - only if the goodbye is slow
-    assert pid != first
+    async with loop_db.connection() as conn:
+        assert conn.info.backend_pid != first
+        assert (await (await conn.execute("SELECT 1")).fetchone()) == (1,)
+
+
+async def test_a_connection_idle_past_the_pools_max_idle_is_replaced(monkeypatch):
+    monkeypatch.setitem(connections["default"].settings_dict["OPTIONS"]["pool"],
+                        "max_idle", 0.05)
+    async with loop_db.connection() as conn:
+        first = conn
+    async with loop_db.connection() as conn:
+        assert conn is first  # idle for less than max_idle: reused
+    await asyncio.sleep(0.1)
+    async with loop_db.connection() as conn:
+        assert conn is not first
+    assert first.closed
 
 
 async def test_a_failed_statement_closes_its_connection():
@@ -217,4 +266,4 @@ async def test_a_failed_statement_closes_its_connection():
 
 def _terminate(pid: int) -> None:
     with connections["default"].cursor() as cursor:
-        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        cursor.execute("SELECT pg_terminate_backend(%s, 5000)", [pid])  # waits for its end
