@@ -13,13 +13,15 @@ Bounded like Django's pool: at most DATABASE_LOOP_CONNECTIONS connections per ev
 Django's connection parameters (the database, the session timeouts, prepared
 statements), in autocommit. Django's own session set-up is not run on them (no `SET TIME
 ZONE`, no `assume_role`): the one statement compares and writes instants, whatever the
-session's zone. Never waited for: when every connection is busy, or a connection could
-not be opened in the last second, a borrower gets `Busy` at once and takes the thread
-path, which has the pool and its timeout. A connection is closed instead of reused after
-a failed statement, once older than the pool's `max_lifetime` or idle longer than its
-`max_idle`, or when its server has something to say while it is idle (it is ending it:
-the same test as bloqueio_site/postgres's `check_idle`). No background tasks: a loop's
-connections go when `close_all` is called (tests, after each) or with the process.
+session's zone. When every connection is busy, borrowers queue for one, first come
+first served (a statement holds one for about a commit), and get `Busy` after the pool's
+`timeout`; within a second of a connection that could not be opened they get `Busy` at
+once, and take the thread path (the pool and its timeout) instead. A connection is
+closed instead of reused after a failed statement, once older than the pool's
+`max_lifetime` or idle longer than its `max_idle`, or when its server has something to
+say while it is idle (it is ending it: the same test as bloqueio_site/postgres's
+`check_idle`). No background tasks: a loop's connections go when `close_all` is called
+(tests, after each) or with the process.
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ import asyncio
 import select
 import time
 import weakref
+from collections import deque
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,8 +59,41 @@ class _Idle:
 @dataclass
 class _Connections:
     idle: list[_Idle] = field(default_factory=list)
-    busy: int = 0
+    busy: int = 0  # borrowed, or being opened
+    waiters: deque[asyncio.Future[None]] = field(default_factory=deque)  # first come first
     down_until: float = 0.0
+
+
+def _release(pool: _Connections) -> None:
+    """A borrower is done: its place goes to the first waiter still waiting, if any."""
+    while pool.waiters:
+        waiter = pool.waiters.popleft()
+        if not waiter.done():
+            waiter.set_result(None)
+            return
+    pool.busy -= 1
+
+
+async def _acquire(pool: _Connections) -> None:
+    """A place among the loop's DATABASE_LOOP_CONNECTIONS; `Busy` after the pool's
+    timeout (the waits are futures in a queue: no task, no timer unless one waits)."""
+    if pool.busy < settings.LOOP_DB_CONNECTIONS and not pool.waiters:
+        pool.busy += 1
+        return
+    waiter = asyncio.get_running_loop().create_future()
+    pool.waiters.append(waiter)
+    try:
+        async with asyncio.timeout(_timeout()):
+            await waiter
+    except BaseException as exc:
+        if waiter.done() and not waiter.cancelled():
+            _release(pool)  # the place came just as this borrower gave up: pass it on
+        else:
+            with suppress(ValueError):
+                pool.waiters.remove(waiter)
+        if isinstance(exc, TimeoutError):
+            raise Busy("every connection of the event loop stayed busy") from None
+        raise
 
 
 _loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Connections] = (
@@ -70,11 +106,19 @@ def enabled() -> bool:
             and connections["default"].vendor == "postgresql")
 
 
+def _pool_options() -> dict[str, Any]:
+    options = connections["default"].settings_dict["OPTIONS"].get("pool")
+    return options if isinstance(options, dict) else {}
+
+
 def _lifetimes() -> tuple[float, float]:
     """Django's pool's (max_lifetime, max_idle), which these connections keep too."""
-    options = connections["default"].settings_dict["OPTIONS"].get("pool")
-    options = options if isinstance(options, dict) else {}
+    options = _pool_options()
     return float(options.get("max_lifetime", 3600.0)), float(options.get("max_idle", 600.0))
+
+
+def _timeout() -> float:
+    return float(_pool_options().get("timeout", 10.0))
 
 
 def _quiet(conn: psycopg.AsyncConnection[Any]) -> bool:
@@ -120,9 +164,7 @@ async def connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
     pool = _loops.get(loop)
     if pool is None:
         pool = _loops[loop] = _Connections()
-    if pool.busy >= settings.LOOP_DB_CONNECTIONS:
-        raise Busy("every connection of the event loop is busy")
-    pool.busy += 1
+    await _acquire(pool)
     try:
         conn, opened = await _take(pool)
         try:
@@ -136,7 +178,7 @@ async def connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
         else:
             pool.idle.append(_Idle(conn, opened, time.monotonic()))
     finally:
-        pool.busy -= 1
+        _release(pool)
 
 
 def close_all() -> None:

@@ -125,10 +125,13 @@ async def test_with_the_loops_writes_off_every_move_takes_the_thread_path(four, 
     await alice.disconnect()
 
 
-async def test_with_every_loop_connection_busy_the_move_takes_the_pool(four, settings):
-    """Nothing is waited for on the loop: the move goes to the thread path at once and
-    lands there."""
+async def test_with_every_loop_connection_busy_the_move_takes_the_pool(four, settings,
+                                                                      monkeypatch):
+    """A move that waited the pool's timeout for one of the loop's connections goes to
+    the thread path and lands there."""
     settings.LOOP_DB_CONNECTIONS = 1
+    monkeypatch.setitem(connections["default"].settings_dict["OPTIONS"]["pool"],
+                        "timeout", 0.2)
     gid, users = four
     alice = await joined(gid, users[0])
     before = loop_write.counts.copy()
@@ -218,13 +221,34 @@ async def _ack_or_error(comm: WebsocketCommunicator, wait: float = 5) -> dict[st
             return frame
 
 
-async def test_loop_connections_are_bounded_and_a_busy_loop_says_so_at_once(settings):
+async def test_loop_connections_are_bounded_and_waited_for_in_turn(settings, monkeypatch):
     settings.LOOP_DB_CONNECTIONS = 1
-    loop_db.close_all()
+    monkeypatch.setitem(connections["default"].settings_dict["OPTIONS"]["pool"],
+                        "timeout", 0.3)
+    order: list[str] = []
+
+    async def borrow(name: str, hold: float) -> int:
+        async with loop_db.connection() as conn:
+            order.append(name)
+            await asyncio.sleep(hold)
+            return conn.info.backend_pid
+
+    first = asyncio.ensure_future(borrow("first", 0.1))
+    await asyncio.sleep(0)
+    waiting = [asyncio.ensure_future(borrow(n, 0)) for n in ("second", "third")]
+    pids = await asyncio.gather(first, *waiting)
+    assert order == ["first", "second", "third"] and len(set(pids)) == 1  # one connection
+    # Held past the timeout: the next borrower is told, and a waiter that gave up (or was
+    # cancelled) leaves no place taken behind it.
     async with loop_db.connection():
         with pytest.raises(loop_db.Busy):
             async with loop_db.connection():
                 pass  # pragma: no cover - never reached
+        cancelled = asyncio.ensure_future(borrow("cancelled", 0))
+        await asyncio.sleep(0.05)
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
     async with loop_db.connection() as conn:  # free again
         assert (await (await conn.execute("SELECT 1")).fetchone()) == (1,)
 
