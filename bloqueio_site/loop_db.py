@@ -27,6 +27,7 @@ say while it is idle (it is ending it: the same test as bloqueio_site/postgres's
 from __future__ import annotations
 
 import asyncio
+import functools
 import select
 import time
 import weakref
@@ -102,12 +103,18 @@ _loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Connections] = (
 
 def enabled() -> bool:
     """Whether this process's event loops write to the database themselves."""
-    return (settings.LOOP_DB_CONNECTIONS > 0
-            and connections["default"].vendor == "postgresql")
+    return settings.LOOP_DB_CONNECTIONS > 0 and _on_postgresql()
+
+
+@functools.cache
+def _on_postgresql() -> bool:
+    return connections["default"].vendor == "postgresql"
 
 
 def _pool_options() -> dict[str, Any]:
-    options = connections["default"].settings_dict["OPTIONS"].get("pool")
+    # The settings' own dict (the connection's `settings_dict` is the same object), read
+    # without the per-thread connection lookup: this runs on every move.
+    options = connections.settings["default"]["OPTIONS"].get("pool")
     return options if isinstance(options, dict) else {}
 
 
