@@ -15,10 +15,11 @@ statements), in autocommit. Django's own session set-up is not run on them (no `
 ZONE`, no `assume_role`): the one statement compares and writes instants, whatever the
 session's zone. When every connection is busy, borrowers queue for one, first come
 first served (a statement holds one for about a commit), and get `Busy` after the pool's
-`timeout`; within a second of a connection that could not be opened they get `Busy` at
-once, and take the thread path (the pool and its timeout) instead. A connection is
-closed instead of reused after a failed statement, once older than the pool's
-`max_lifetime` or idle longer than its `max_idle`, or when its server has something to
+`timeout`, answered `unavailable` like the pool's own. Within a second of a connection
+that could not be opened they get `Unusable` at once and take the thread path (the pool,
+its reconnection and its timeout) instead. A connection is closed instead of reused
+after a failed statement, once older than the pool's `max_lifetime` or idle longer than
+its `max_idle` (both checked when it is borrowed), or when its server has something to
 say while it is idle (it is ending it: the same test as bloqueio_site/postgres's
 `check_idle`). No background tasks: a loop's connections go when `close_all` is called
 (tests, after each) or with the process.
@@ -39,15 +40,20 @@ from typing import Any
 
 import psycopg
 from django.conf import settings
-from django.db import connections
+from django.db import OperationalError, connections
 
 _UNREAD = select.POLLIN | select.POLLPRI | select.POLLERR | select.POLLHUP
 RETRY_CONNECT_AFTER = 1.0  # seconds of `Busy` after a connection could not be opened
 
 
-class Busy(Exception):
-    """No connection of this loop is free now (all busy, the database could not be
-    reached a moment ago, or the loop's writes are off): nothing was sent."""
+class Busy(OperationalError):
+    """Every connection of this loop stayed busy for the pool's timeout; nothing was
+    sent. A Django OperationalError: answered `unavailable`, as the pool's own timeout."""
+
+
+class Unusable(Exception):
+    """No connection here now (the loop's writes are off, or the database could not be
+    reached a moment ago); nothing was sent: take another path."""
 
 
 @dataclass
@@ -140,33 +146,28 @@ async def _take(pool: _Connections) -> tuple[psycopg.AsyncConnection[Any], float
     """An idle connection that is still good (the others closed), else a new one."""
     now = time.monotonic()
     lifetime, idle_for = _lifetimes()
-    keep = []
-    for idle in pool.idle:
+    while pool.idle:
+        idle = pool.idle.pop()  # the most recently used first
         if now - idle.opened < lifetime and now - idle.since < idle_for and _quiet(idle.conn):
-            keep.append(idle)
-        else:
-            await idle.conn.close()
-    pool.idle = keep
-    if keep:
-        idle = keep.pop()
-        return idle.conn, idle.opened
+            return idle.conn, idle.opened
+        await idle.conn.close()  # taken off the list first: no other borrower sees it
     if now < pool.down_until:
-        raise Busy("the database could not be reached a moment ago")
+        raise Unusable("the database could not be reached a moment ago")
     params = connections["default"].get_connection_params()
     params.pop("cursor_factory", None)  # Django's (synchronous) class; binding stays server-side
     try:
         return await psycopg.AsyncConnection.connect(autocommit=True, **params), now
     except psycopg.Error as exc:
         pool.down_until = time.monotonic() + RETRY_CONNECT_AFTER
-        raise Busy(f"no connection: {exc}") from exc
+        raise Unusable(f"no connection: {exc}") from exc
 
 
 @asynccontextmanager
 async def connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-    """Borrow one of this loop's connections; raises `Busy` (nothing sent) when none is
-    free. A connection whose statement failed or was cancelled is closed, not returned."""
+    """Borrow one of this loop's connections; raises `Busy` or `Unusable` (nothing
+    sent). A connection whose statement failed or was cancelled is closed, not returned."""
     if not enabled():
-        raise Busy("the event loop's database writes are off")
+        raise Unusable("the event loop's database writes are off")
     loop = asyncio.get_running_loop()
     pool = _loops.get(loop)
     if pool is None:

@@ -18,14 +18,18 @@ from the row:
 - a turn-based game (its announcement writes notifications: notifications/listeners.py);
 - a lost race (the guard matched no row: the snapshot is forgotten and the row decides,
   `stale_ply` if another move took that ply);
-- no free connection of the loop's (nothing was sent; the thread path waits for the
-  pool, and answers `unavailable` if the database is down).
+- no connection to be had (the loop's writes are off, or the database could not be
+  reached a moment ago: nothing was sent, and the thread path meets the database with
+  the pool's reconnection and timeout).
+
+Moves queue for one of the loop's connections; one still waiting after the pool's
+timeout is answered `unavailable` (loop_db.Busy), as a request that waited for the pool.
 
 A statement that was sent and failed may have committed or not: the snapshot is
 forgotten and the socket answers `unavailable`, as the thread path does when its commit
 fails, so the client reads the game (`sync`); if it did commit, the fan-out's audit
-announces it (games/live/fanout.py). Once sent, a statement's outcome is seen through
-even if the socket's task is cancelled (the write is shielded).
+announces it (games/live/fanout.py). Once submitted, a move is seen through even if the
+socket's task is cancelled (the write is shielded).
 """
 
 from __future__ import annotations
@@ -46,8 +50,9 @@ from games.playing import Submitted
 from games.round import Act, Progress, Status, play, turn_based
 from games.round.refusals import Refusal
 
-# Per process: moves "written" here and "passed_on" to the thread path, of which "busy"
-# (no free connection: nothing sent) and "lost_race" (the guard matched no row).
+# Per process: moves "written" here and "passed_on" to the thread path, of which
+# "unusable" (no connection: nothing sent) and "lost_race" (the guard matched no row);
+# "busy": answered `unavailable` after waiting the pool's timeout for a connection.
 counts: Counter[str] = Counter()
 _committing: set[asyncio.Future[Submitted | None]] = set()
 
@@ -80,8 +85,9 @@ async def _submit(game_id: int, user_id: int, action: Any, ply: int) -> Submitte
                                 cached=True)
     game, state_text = round_store.projected(loaded, after)
     statement = round_store.guarded_statement(loaded, game, state_text, progress.events)
-    # Shielded: once sent, the statement's outcome is seen through (kept, announced)
-    # even if the socket's task is cancelled meanwhile (a closing socket, a shutdown).
+    # Shielded: once submitted, the move is seen through (sent, kept, announced) even if
+    # the socket's task is cancelled meanwhile (a closing socket, a shutdown), as a
+    # worker thread's call would be.
     commit = asyncio.ensure_future(_commit(statement, state_cache.Snapshot(
         game, kept.seats, after, state_text), progress))
     _committing.add(commit)
@@ -103,7 +109,10 @@ async def _commit(statement: tuple[str, list[Any]], after: state_cache.Snapshot,
                 state_cache.stale(game_id)
                 raise OperationalError(f"the move's statement failed: {exc!r}") from exc
     except loop_db.Busy:
-        counts["busy"] += 1
+        counts["busy"] += 1  # waited the pool's timeout: `unavailable`, as the pool says
+        raise
+    except loop_db.Unusable:
+        counts["unusable"] += 1
         return None  # nothing sent; the snapshot still holds
     if not row or not row[0]:
         counts["lost_race"] += 1

@@ -7,6 +7,7 @@ server ended is replaced, not used."""
 from __future__ import annotations
 
 import asyncio
+import socket
 from typing import Any
 
 import psycopg
@@ -125,10 +126,11 @@ async def test_with_the_loops_writes_off_every_move_takes_the_thread_path(four, 
     await alice.disconnect()
 
 
-async def test_with_every_loop_connection_busy_the_move_takes_the_pool(four, settings,
-                                                                      monkeypatch):
-    """A move that waited the pool's timeout for one of the loop's connections goes to
-    the thread path and lands there."""
+async def test_a_move_that_waited_out_the_pools_timeout_is_answered_unavailable(
+        four, settings, monkeypatch):
+    """Moves queue for the loop's connections; one still waiting after the pool's timeout
+    is told `unavailable`, as a request that waited for the pool: nothing is written,
+    the snapshot still holds, and the same move lands once a connection is free."""
     settings.LOOP_DB_CONNECTIONS = 1
     monkeypatch.setitem(connections["default"].settings_dict["OPTIONS"]["pool"],
                         "timeout", 0.2)
@@ -137,11 +139,50 @@ async def test_with_every_loop_connection_busy_the_move_takes_the_pool(four, set
     before = loop_write.counts.copy()
     async with loop_db.connection():  # the loop's only connection, held
         await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 8})
-        assert (await receive_type(alice, "ack"))["ply"] == 1
+        frame = await _ack_or_error(alice)
+        assert frame["code"] == "unavailable" and frame["ref"] == 8
     assert loop_write.counts["busy"] == before["busy"] + 1
-    assert loop_write.counts["written"] == before["written"]
-    assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
+    assert await sync_to_async(events_of)(gid) == []
+    assert state_cache.get(gid, 0) is not None
+    await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 11})
+    assert (await receive_type(alice, "ack"))["ply"] == 1
+    assert loop_write.counts["written"] == before["written"] + 1
     await alice.disconnect()
+
+
+async def test_an_unreachable_database_sends_moves_to_the_thread_path_for_a_while(
+        settings, monkeypatch):
+    """A connect that failed makes the next second's borrowers go elsewhere at once,
+    without trying again (here the port is back, and still nothing is tried)."""
+    settings.LOOP_DB_CONNECTIONS = 2
+    loop_db.close_all()
+    monkeypatch.setitem(connections["default"].settings_dict, "PORT", _closed_port())
+    with pytest.raises(loop_db.Unusable, match="no connection"):
+        async with loop_db.connection():
+            pass  # pragma: no cover - never reached
+    monkeypatch.undo()
+    with pytest.raises(loop_db.Unusable, match="a moment ago"):
+        async with loop_db.connection():
+            pass  # pragma: no cover - never reached
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])  # bound, never listening: refused
+
+
+async def test_a_place_handed_to_a_waiter_that_gives_up_passes_on(settings):
+    settings.LOOP_DB_CONNECTIONS = 1
+    pool = loop_db._Connections(busy=1)
+    waiter = asyncio.ensure_future(loop_db._acquire(pool))
+    await asyncio.sleep(0)
+    assert len(pool.waiters) == 1
+    loop_db._release(pool)  # the place goes to the waiter...
+    waiter.cancel()  # ...which is cancelled before it runs again
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    assert pool.busy == 0 and not pool.waiters
 
 
 async def test_a_failed_statement_answers_unavailable_and_writes_nothing(four):
@@ -223,8 +264,8 @@ async def _ack_or_error(comm: WebsocketCommunicator, wait: float = 5) -> dict[st
 
 async def test_loop_connections_are_bounded_and_waited_for_in_turn(settings, monkeypatch):
     settings.LOOP_DB_CONNECTIONS = 1
-    monkeypatch.setitem(connections["default"].settings_dict["OPTIONS"]["pool"],
-                        "timeout", 0.3)
+    pool_options = connections["default"].settings_dict["OPTIONS"]["pool"]
+    monkeypatch.setitem(pool_options, "timeout", 5.0)
     order: list[str] = []
 
     async def borrow(name: str, hold: float) -> int:
@@ -240,6 +281,7 @@ async def test_loop_connections_are_bounded_and_waited_for_in_turn(settings, mon
     assert order == ["first", "second", "third"] and len(set(pids)) == 1  # one connection
     # Held past the timeout: the next borrower is told, and a waiter that gave up (or was
     # cancelled) leaves no place taken behind it.
+    monkeypatch.setitem(pool_options, "timeout", 0.3)
     async with loop_db.connection():
         with pytest.raises(loop_db.Busy):
             async with loop_db.connection():
@@ -265,12 +307,12 @@ async def test_a_connection_the_server_ended_is_replaced(settings):
 
 async def test_a_connection_idle_past_the_pools_max_idle_is_replaced(monkeypatch):
     monkeypatch.setitem(connections["default"].settings_dict["OPTIONS"]["pool"],
-                        "max_idle", 0.05)
+                        "max_idle", 1.0)
     async with loop_db.connection() as conn:
         first = conn
     async with loop_db.connection() as conn:
         assert conn is first  # idle for less than max_idle: reused
-    await asyncio.sleep(0.1)
+    await asyncio.sleep(1.1)
     async with loop_db.connection() as conn:
         assert conn is not first
     assert first.closed
