@@ -115,6 +115,12 @@ def api(base: str, method: str, path: str, body: Any = None, token: str | None =
                       float(retry) if retry and retry.isdigit() else None) from None
 
 
+# A wait longer than this is not a crowd of sign-ups but a spent quota: the per-address
+# sign-up limit (docs/operations.md), which every earlier run from 127.0.0.1 counts
+# towards for its window. Stop and say so rather than sleep through it.
+LONGEST_RETRY_S = 60
+
+
 def register(base: str, name: str, attempts: int = 20) -> str:
     """Sign up as a well-behaved client does: a 503 or 429 with `Retry-After` (a crowd of
     sign-ups, docs/operations.md) is retried after it, with a little jitter."""
@@ -125,6 +131,11 @@ def register(base: str, name: str, attempts: int = 20) -> str:
         except Refused as exc:
             if exc.status not in (429, 503) or exc.retry_after is None:
                 raise
+            if exc.retry_after > LONGEST_RETRY_S:
+                raise SystemExit(
+                    f"sign-up refused for {exc.retry_after:.0f} s: this address's sign-up "
+                    "quota is spent by earlier runs; clear the rate-limit keys in REDIS_URL's "
+                    "database (or use a fresh one), or run with --shared-users") from None
             time.sleep(exc.retry_after + random.random())
     return str(api(base, "POST", "/api/auth/register/", body)["token"])
 
