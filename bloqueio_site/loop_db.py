@@ -20,8 +20,8 @@ that could not be opened they get `Unusable` at once and take the thread path (t
 its reconnection and its timeout) instead. A connection is closed instead of reused
 after a failed statement, once older than the pool's `max_lifetime` or idle longer than
 its `max_idle` (both checked when it is borrowed), or when its server has something to
-say while it is idle (it is ending it: the same test as bloqueio_site/postgres's
-`check_idle`). No background tasks: a loop's connections go when `close_all` is called
+say while it is idle (it is ending it: bloqueio_site/postgres's `speaks`, the pool's
+test too). No background tasks: a loop's connections go when `close_all` is called
 (tests, after each) or with the process.
 """
 
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import select
 import time
 import weakref
 from collections import deque
@@ -42,8 +41,9 @@ import psycopg
 from django.conf import settings
 from django.db import OperationalError, connections
 
-_UNREAD = select.POLLIN | select.POLLPRI | select.POLLERR | select.POLLHUP
-RETRY_CONNECT_AFTER = 1.0  # seconds of `Busy` after a connection could not be opened
+from bloqueio_site.postgres.base import speaks
+
+RETRY_CONNECT_AFTER = 1.0  # seconds of `Unusable` after a connection could not be opened
 
 
 class Busy(OperationalError):
@@ -135,11 +135,7 @@ def _timeout() -> float:
 
 
 def _quiet(conn: psycopg.AsyncConnection[Any]) -> bool:
-    if conn.closed or conn.broken:
-        return False
-    poller = select.poll()
-    poller.register(conn.fileno(), _UNREAD)
-    return not poller.poll(0)  # an idle connection's server speaks only to end it
+    return not (conn.closed or conn.broken or speaks(conn))
 
 
 async def _take(pool: _Connections) -> tuple[psycopg.AsyncConnection[Any], float]:

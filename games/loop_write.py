@@ -67,29 +67,27 @@ async def submit(*, game_id: int, user_id: int, action: Any, ply: int) -> Submit
 async def _submit(game_id: int, user_id: int, action: Any, ply: int) -> Submitted | None:
     if not loop_db.enabled():
         return None
-    kept = state_cache.get(game_id, ply)
-    if kept is None or turn_based(kept.game.time_control):
+    loaded = round_store.kept(game_id, ply)
+    if loaded is None or turn_based(loaded.game.time_control):
         return None
-    seats = [held.seat for held in kept.seats if held.user_id == user_id]
+    seats = [held.seat for held in loaded.seats if held.user_id == user_id]
     now = timezone.now()
-    if len(seats) != 1 or kept.round.overdue(now):
+    if len(seats) != 1 or loaded.round.overdue(now):
         return None
     try:
-        progress = play(kept.round, seats[0], Act(action, ply), now)
+        progress = play(loaded.round, seats[0], Act(action, ply), now)
     except (Refusal, GameError):
         return None
     after = progress.round_after
     if progress.refused is not None or not progress.events or after.status is not Status.ACTIVE:
         return None
-    loaded = round_store.Loaded(kept.game, kept.seats, kept.round, kept.state_text,
-                                cached=True)
     game, state_text = round_store.projected(loaded, after)
     statement = round_store.guarded_statement(loaded, game, state_text, progress.events)
     # Shielded: once submitted, the move is seen through (sent, kept, announced) even if
     # the socket's task is cancelled meanwhile (a closing socket, a shutdown), as a
     # worker thread's call would be.
     commit = asyncio.ensure_future(_commit(statement, state_cache.Snapshot(
-        game, kept.seats, after, state_text), progress))
+        game, loaded.seats, after, state_text), progress))
     _committing.add(commit)
     commit.add_done_callback(_committing.discard)
     return await asyncio.shield(commit)

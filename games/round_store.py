@@ -83,15 +83,24 @@ def _row(game_id: int, *, lock: bool, skip_locked: bool) -> Game | None:
     return found[0] if found else None
 
 
+def kept(game_id: int, ply: int | None = None) -> Loaded | None:
+    """This process's snapshot of the game (at `ply`, if given), as loaded for a write;
+    None if none is kept. No database access (the event loop's writes use it alone)."""
+    found = state_cache.get(game_id, ply)
+    if found is None:
+        return None
+    return Loaded(found.game, found.seats, found.round, found.state_text, cached=True)
+
+
 def load(game_id: int, *, ply: int | None = None, lock: bool = False,
          skip_locked: bool = False) -> Loaded | None:
     """The game as it stands: this process's snapshot (at `ply`, if given) unless
     `lock`, else the row (locked until commit with `lock`). Raises GameNotFound; returns
     None only with `skip_locked`, when another transaction holds the row."""
     if not lock:
-        kept = state_cache.get(game_id, ply)
-        if kept is not None:
-            return Loaded(kept.game, kept.seats, kept.round, kept.state_text, cached=True)
+        found = kept(game_id, ply)
+        if found is not None:
+            return found
     game = _row(game_id, lock=lock, skip_locked=skip_locked)
     if game is None:
         if skip_locked:

@@ -32,14 +32,20 @@ from psycopg_pool import ConnectionPool
 _UNREAD = select.POLLIN | select.POLLPRI | select.POLLERR | select.POLLHUP
 
 
+def speaks(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
+    """Whether an idle connection's socket has something to read: its server is ending
+    it (see the module docstring). No round trip."""
+    poller = select.poll()  # not select.select: a busy server's descriptors pass 1024
+    poller.register(conn.fileno(), _UNREAD)
+    return bool(poller.poll(0))
+
+
 def check_idle(conn: psycopg.Connection[Any]) -> None:
     """Raise unless `conn` looks usable; a round trip only if its socket has something
     to say (see the module docstring)."""
     if conn.closed or conn.broken:
         raise psycopg.OperationalError("the pooled connection is closed")
-    poller = select.poll()  # not select.select: a busy server's descriptors pass 1024
-    poller.register(conn.fileno(), _UNREAD)
-    if poller.poll(0):
+    if speaks(conn):
         ConnectionPool.check_connection(conn)
 
 
