@@ -1,1 +1,2 @@
-"""Django's PostgreSQL backend with a cheaper pool check (see `base`)."""
+"""Django's PostgreSQL backend with a cheaper pool check (see `base`) and a check that
+autovacuum runs (`validation`)."""
