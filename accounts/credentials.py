@@ -29,6 +29,7 @@ from rest_framework.authtoken.models import Token
 from accounts.errors import FieldErrors
 from accounts.models import ApiToken, User
 from accounts.signals import credentials_revoked
+from bloqueio_site import model_rows
 from bloqueio_site.errors import ServiceError
 from bloqueio_site.jsontext import iso
 
@@ -60,14 +61,16 @@ def user_for_key(key: str) -> User | None:
     """The active user a token (default or named) belongs to, or None."""
     if len(key) > 40 or "\x00" in key:
         return None  # no token looks like this, and PostgreSQL refuses text with a NUL
-    return next(iter(User.objects.raw(_USER_FOR_KEY_SQL, [key, key])), None)
+    return model_rows.first(_USERS, _USER_FOR_KEY_SQL, [key, key])
 
 
 # Every API request and every socket open with a token runs this: fixed SQL, one round
-# trip, instead of two ORM queries compiled each time (docs/performance.md). A key is 40
-# random hex digits, unique in each table, so it names one token of either kind.
+# trip, instead of two ORM queries compiled each time, and read without a RawQuerySet
+# (bloqueio_site/model_rows.py; docs/performance.md). A key is 40 random hex digits,
+# unique in each table, so it names one token of either kind.
+_USERS = model_rows.ModelRows(User)
 _USER_FOR_KEY_SQL = (
-    f"SELECT u.* FROM {User._meta.db_table} u WHERE u.is_active AND u.id = ("
+    f"SELECT {_USERS.columns('u')} FROM {User._meta.db_table} u WHERE u.is_active AND u.id = ("
     f"SELECT {Token._meta.get_field('user').column} FROM {Token._meta.db_table} "
     f"WHERE {Token._meta.get_field('key').column} = %s UNION ALL "
     f"SELECT {ApiToken._meta.get_field('user').column} FROM {ApiToken._meta.db_table} "

@@ -20,7 +20,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
-from bloqueio_site import jsontext
+from bloqueio_site import jsontext, model_rows
 from games import engine, state_cache
 from games.announce import announce_on_commit
 from games.engine import LEAVE_REASONS
@@ -59,8 +59,10 @@ class Written:
 
 # -- reading ------------------------------------------------------------------------------
 
-# Fixed SQL: the ORM's per-call query compilation cost more CPU than the database's work.
-_SELECT_SQL = f"SELECT * FROM {Game._meta.db_table} WHERE id = %s"
+# Fixed SQL, read without a RawQuerySet (bloqueio_site/model_rows.py): the ORM's per-call
+# work cost more CPU than the database's.
+_GAMES = model_rows.ModelRows(Game)
+_SELECT_SQL = f"SELECT {_GAMES.columns('g')} FROM {Game._meta.db_table} g WHERE g.id = %s"
 
 
 def lock_row(game_id: int, *, skip_locked: bool = False) -> tuple[Game, list[Seat]] | None:
@@ -79,8 +81,7 @@ def _row(game_id: int, *, lock: bool, skip_locked: bool) -> Game | None:
     sql = _SELECT_SQL
     if lock and connection.features.has_select_for_update:
         sql += " FOR UPDATE SKIP LOCKED" if skip_locked else " FOR UPDATE"
-    found = list(Game.objects.raw(sql, [game_id]))
-    return found[0] if found else None
+    return model_rows.first(_GAMES, sql, [game_id])
 
 
 def kept(game_id: int, ply: int | None = None) -> Loaded | None:

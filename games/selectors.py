@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import F, OuterRef, Prefetch, QuerySet, Subquery
 
-from bloqueio_site import jsontext
+from bloqueio_site import jsontext, model_rows
 from bloqueio_site.jsontext import iso
 from games import engine
 from games.engine import LEAVE_REASONS
@@ -51,9 +51,7 @@ class GameQuery:
     extras: tuple[str, ...] = ()
 
 
-_GAME_FIELDS = tuple(Game._meta.concrete_fields)
-_GAME_ATTNAMES = [f.attname for f in _GAME_FIELDS]
-_GAME_COLUMNS = ", ".join(f"g.{connection.ops.quote_name(f.column)}" for f in _GAME_FIELDS)
+_GAMES = model_rows.ModelRows(Game)
 
 
 def game_with_seats_sql(**extras: str) -> GameQuery:
@@ -61,45 +59,28 @@ def game_with_seats_sql(**extras: str) -> GameQuery:
     `extras` (name=SQL expression) as a column after the game's own: each becomes an
     attribute of the game `read_game` returns."""
     more = "".join(f", {expression} AS {name}" for name, expression in extras.items())
-    return GameQuery(f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} AS seats_json{more} "
+    return GameQuery(f"SELECT {_GAMES.columns('g')}, {_SEATS_JSON} AS seats_json{more} "
                      f"FROM {Game._meta.db_table} g WHERE g.id = %s", tuple(extras))
 
 
 def read_game(query: GameQuery, params: list[Any]) -> Game | None:
     """The game a `game_with_seats_sql` statement finds, its seats attached.
 
-    A plain cursor and `Model.from_db` with the columns known in advance: a RawQuerySet
-    worked out the column order, the model's init order and the converters afresh on
-    every call, a third of a socket open's read (docs/performance.md)."""
+    A plain cursor and `Model.from_db` with the columns known in advance
+    (bloqueio_site/model_rows.py): a RawQuerySet worked out the column order, the
+    model's init order and the converters afresh on every call, a third of a socket
+    open's read (docs/performance.md)."""
     with connection.cursor() as cursor:
         cursor.execute(query.sql, params)
         row = cursor.fetchone()
     if row is None:
         return None
-    count = len(_GAME_FIELDS)
-    values = list(row[:count])
-    for index, converters in _game_converters():
-        if values[index] is not None:
-            for convert in converters:
-                values[index] = convert(values[index], _GAME_FIELDS[index].cached_col,
-                                        connection)
-    game = Game.from_db(connection.alias, _GAME_ATTNAMES, values)
+    count = len(_GAMES)
+    game = _GAMES.load(row)
     for name, value in zip(query.extras, row[count + 1:], strict=True):
         setattr(game, name, value)
     attach_seats(game, seats_from_json(game, row[count]))
     return game
-
-
-def _game_converters() -> list[tuple[int, list[Any]]]:
-    """What the ORM would apply to each of the game's columns as read (JSON text to
-    objects; on SQLite, text to datetimes): the backend's converters, then the field's."""
-    found = []
-    for index, field in enumerate(_GAME_FIELDS):
-        converters = [*connection.ops.get_db_converters(field.cached_col),
-                      *field.get_db_converters(connection)]
-        if converters:
-            found.append((index, converters))
-    return found
 
 
 def seats_of(game: Game) -> list[Seat]:

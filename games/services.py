@@ -57,7 +57,7 @@ from games.playing import (
     submit_action,
 )
 from games.round import TURN_BASED_DAYS, Abort, default_time_control, play, turn_based
-from games.selectors import seats_of
+from games.selectors import attach_seats, seats_of
 
 __all__ = [
     "GAME_CREATE_RATE",
@@ -207,11 +207,15 @@ def _check_open_games(user: AbstractBaseUser) -> None:
 
 def _seated(game: Game, seats: list[Seat], change: str) -> Game:
     """Under the game lock, after a seat was taken: start the game if every seat is
-    (announced "started"), else announce `change`. Returns the game as it now is."""
+    (announced "started"), else announce `change`. Returns the game as it now is, with
+    `seats` attached (`game.seats.all()` costs no query): the caller's answer is built
+    from it, not from a second read of what this transaction wrote."""
     if len(seats) < game.seat_count:
         announce_on_commit(game, seats, [], change)
-        return game
-    return round_store.start(game, seats, timezone.now(), "started")
+    else:
+        game = round_store.start(game, seats, timezone.now(), "started")
+    attach_seats(game, seats)
+    return game
 
 
 def _take_seat(

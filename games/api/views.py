@@ -22,6 +22,14 @@ from games.api import serializers as io
 from games.api.access import for_viewer, visible_game, visible_row
 from games.errors import GameNotFound, InvalidRequest
 from games.live import presence
+from games.models import Game
+
+
+def _written_response(request: Request, game: Game, code: int = status.HTTP_200_OK
+                      ) -> Response:
+    """The game as the caller's own write left it, from the service's answer (its seats
+    attached): no second read of what the transaction just wrote."""
+    return Response(for_viewer(request, game), status=code)
 
 
 def _game_response(request: Request, game_id: int, code: int = status.HTTP_200_OK) -> Response:
@@ -67,7 +75,7 @@ class GamesView(APIView):
         data = validated(io.CreateGameIn, request.data)
         game = services.create_game(user=request.user, address=limits.address_of(request),
                                     **data)
-        return _game_response(request, game.pk, status.HTTP_201_CREATED)
+        return _written_response(request, game, status.HTTP_201_CREATED)
 
 
 class GameView(APIView):
@@ -98,9 +106,9 @@ class JoinView(APIView):
     @extend_schema(request=io.JoinIn, responses={200: io.GameOut, **errors(400, 401, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
         data = validated(io.JoinIn, request.data)
-        services.join_game(game_id=game_id, user=request.user, seat=data.get("seat"),
-                           invite=data.get("invite"))
-        return _game_response(request, game_id)
+        game = services.join_game(game_id=game_id, user=request.user, seat=data.get("seat"),
+                                  invite=data.get("invite"))
+        return _written_response(request, game)
 
 
 # No docstring on purpose: drf-spectacular would give it to both operations.

@@ -1,0 +1,63 @@
+"""Model instances from rows of fixed SQL, as the ORM loads them, without its per-call work.
+
+A RawQuerySet works out afresh on every call which columns the cursor returned, the
+model's init order and each column's converters: on the hot reads (a game's row for a
+write, a token's user on every API request and socket open) that cost more CPU than
+PostgreSQL spent answering (docs/performance.md). Here the columns are named in the SQL,
+in the model's field order, so a row maps onto `Model.from_db` directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from django.db import connection
+from django.db.models import Model
+
+M = TypeVar("M", bound=Model)
+
+
+class ModelRows(Generic[M]):
+    """Reads `model`'s concrete fields from a row's first `len(self)` values."""
+
+    def __init__(self, model: type[M]) -> None:
+        self.model = model
+        self.fields = tuple(model._meta.concrete_fields)
+        self.attnames = [f.attname for f in self.fields]
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def columns(self, alias: str) -> str:
+        """The SELECT list of the fields, in order, of the table aliased `alias`."""
+        quote = connection.ops.quote_name
+        return ", ".join(f"{alias}.{quote(f.column)}" for f in self.fields)
+
+    def load(self, row: tuple[Any, ...] | list[Any]) -> M:
+        """The instance of `row`'s first values, converted as the ORM converts them (JSON
+        text to objects; on SQLite, text to datetimes)."""
+        values = list(row[:len(self.fields)])
+        for index, converters in self._converters():
+            if values[index] is not None:
+                for convert in converters:
+                    values[index] = convert(values[index], self.fields[index].cached_col,
+                                            connection)
+        return self.model.from_db(connection.alias, self.attnames, values)
+
+    def _converters(self) -> list[tuple[int, list[Any]]]:
+        # Per call: the backend's converters are bound to this thread's connection.
+        found = []
+        for index, field in enumerate(self.fields):
+            converters = [*connection.ops.get_db_converters(field.cached_col),
+                          *field.get_db_converters(connection)]
+            if converters:
+                found.append((index, converters))
+        return found
+
+
+def first(rows: ModelRows[M], sql: str, params: list[Any]) -> M | None:
+    """The instance of the first row `sql` answers, or None."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return None if row is None else rows.load(row)
