@@ -29,9 +29,10 @@ from rest_framework.authtoken.models import Token
 from accounts.errors import FieldErrors
 from accounts.models import ApiToken, User
 from accounts.signals import credentials_revoked
-from bloqueio_site import model_rows
+from bloqueio_site import loop_db, model_rows
 from bloqueio_site.errors import ServiceError
 from bloqueio_site.jsontext import iso
+from bloqueio_site.off_loop import off_loop
 
 DEFAULT_NAME = "default"
 MAX_NAMED_TOKENS = 20
@@ -59,9 +60,27 @@ def public_id(key: str) -> str:
 
 def user_for_key(key: str) -> User | None:
     """The active user a token (default or named) belongs to, or None."""
-    if len(key) > 40 or "\x00" in key:
-        return None  # no token looks like this, and PostgreSQL refuses text with a NUL
+    if not _may_be_key(key):
+        return None
     return model_rows.first(_USERS, _USER_FOR_KEY_SQL, [key, key])
+
+
+async def auser_for_key(key: str) -> User | None:
+    """`user_for_key` from the event loop: read on the loop's own connection
+    (bloqueio_site/loop_db.py), so a socket's open does not wait for a worker thread; on
+    a worker thread when the loop cannot read (off, SQLite, the read failed)."""
+    if not _may_be_key(key):
+        return None
+    try:
+        row = await loop_db.fetch_one(_USER_FOR_KEY_SQL, [key, key])
+    except loop_db.Unusable:
+        return await off_loop(user_for_key)(key)
+    return None if row is None else _USERS.load(row)
+
+
+def _may_be_key(key: str) -> bool:
+    # No token looks otherwise, and PostgreSQL refuses text with a NUL.
+    return len(key) <= 40 and "\x00" not in key
 
 
 # Every API request and every socket open with a token runs this: fixed SQL, one round

@@ -30,9 +30,9 @@ from bloqueio_site.off_loop import off_loop
 log = logging.getLogger(__name__)
 
 
-# Off the loop on any worker thread: on Channels' one shared thread every handshake of a
-# connect storm waited behind all the others' lookups.
-_user_for_token = off_loop(credentials.user_for_key)
+# On the loop's own connection (or off the loop on any worker thread): on Channels' one
+# shared thread every handshake of a connect storm waited behind all the others' lookups.
+_user_for_token = credentials.auser_for_key
 
 
 def still_authenticated(scope: dict[str, Any]) -> bool:

@@ -1,4 +1,5 @@
-"""PostgreSQL connections of the event loop itself, for the one statement a hot move is.
+"""PostgreSQL connections of the event loop itself, for the one statement a hot move is,
+and the reads a socket's open makes (its token's user, its `hello`: `fetch_one`).
 
 A move over a socket used to hop to a worker thread for its one statement (a
 `SyncToAsync` call, a borrow from Django's pool), and every time that thread gave the
@@ -9,12 +10,14 @@ statement itself on an asynchronous psycopg connection and waits for PostgreSQL 
 any socket, holding nothing.
 
 Bounded like Django's pool: at most DATABASE_LOOP_CONNECTIONS connections per event loop
-(0 turns the loop's writes off: every move takes the thread path), opened on demand with
+(0 turns them off: every move and read takes the thread path), opened on demand with
 Django's connection parameters (the database, the session timeouts, prepared
-statements), in autocommit. Django's own session set-up is not run on them (no `SET TIME
-ZONE`, no `assume_role`): the one statement compares and writes instants, whatever the
-session's zone. When every connection is busy, borrowers queue for one, first come
-first served (a statement holds one for about a commit), and get `Busy` after the pool's
+statements, and its loaders: JSON as text for the fields to parse, datetimes in Django's
+zone), in autocommit. Django's own session set-up is not run on them (no `SET TIME
+ZONE`, no `assume_role`): the move's statement compares and writes instants and the
+reads get their datetimes through Django's loaders, whatever the session's zone. When
+every connection is busy, borrowers queue for one, first come first served (a statement
+holds one for about a commit), and get `Busy` after the pool's
 `timeout`, answered `unavailable` like the pool's own. Within a second of a connection
 that could not be opened they get `Unusable` at once and take the thread path (the pool,
 its reconnection and its timeout) instead. A connection is closed instead of reused
@@ -32,7 +35,7 @@ import functools
 import time
 import weakref
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -183,6 +186,25 @@ async def connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
             pool.idle.append(_Idle(conn, opened, time.monotonic()))
     finally:
         _release(pool)
+
+
+counts = {"reads": 0}  # reads answered here (tests look)
+
+
+async def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+    """The first row `sql` answers, read on one of this loop's connections.
+
+    `Unusable` when the loop cannot read now, and also when the statement failed: a read
+    can be made again, so the caller makes it on a worker thread (`off_loop`), where the
+    pool's own reconnection and errors answer it. `Busy` as `connection`."""
+    try:
+        async with connection() as conn:
+            cursor = await conn.execute(sql, params)
+            row = await cursor.fetchone()
+    except psycopg.Error as exc:
+        raise Unusable(f"the read failed ({exc!r})") from exc
+    counts["reads"] += 1
+    return row
 
 
 def close_all() -> None:

@@ -11,19 +11,33 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 
 M = TypeVar("M", bound=Model)
 
 
 class ModelRows(Generic[M]):
-    """Reads `model`'s concrete fields from a row's first `len(self)` values."""
+    """Reads `model`'s concrete fields from a row's first `len(self)` values.
+
+    For a model of one table (no multi-table inheritance: its parents' columns would be
+    named as this table's); a NULL is passed through as None without its converters, as
+    every field of the models read here does."""
 
     def __init__(self, model: type[M]) -> None:
         self.model = model
         self.fields = tuple(model._meta.concrete_fields)
         self.attnames = [f.attname for f in self.fields]
+        # Worked out once, so a row can be loaded anywhere, the event loop included
+        # (bloqueio_site/loop_db.py), without looking up a connection: on PostgreSQL
+        # only the fields' own (JSON text to objects); SQLite's backend adds its own,
+        # which read nothing of the connection but its settings.
+        self._db = DEFAULT_DB_ALIAS
+        self._wrapper = connections[self._db]
+        self._converters = [
+            (index, converters) for index, field in enumerate(self.fields)
+            if (converters := [*self._wrapper.ops.get_db_converters(field.cached_col),
+                               *field.get_db_converters(self._wrapper)])]
 
     def __len__(self) -> int:
         return len(self.fields)
@@ -37,22 +51,12 @@ class ModelRows(Generic[M]):
         """The instance of `row`'s first values, converted as the ORM converts them (JSON
         text to objects; on SQLite, text to datetimes)."""
         values = list(row[:len(self.fields)])
-        for index, converters in self._converters():
+        for index, converters in self._converters:
             if values[index] is not None:
                 for convert in converters:
                     values[index] = convert(values[index], self.fields[index].cached_col,
-                                            connection)
-        return self.model.from_db(connection.alias, self.attnames, values)
-
-    def _converters(self) -> list[tuple[int, list[Any]]]:
-        # Per call: the backend's converters are bound to this thread's connection.
-        found = []
-        for index, field in enumerate(self.fields):
-            converters = [*connection.ops.get_db_converters(field.cached_col),
-                          *field.get_db_converters(connection)]
-            if converters:
-                found.append((index, converters))
-        return found
+                                            self._wrapper)
+        return self.model.from_db(self._db, self.attnames, values)
 
 
 def first(rows: ModelRows[M], sql: str, params: list[Any]) -> M | None:

@@ -8,6 +8,8 @@ class GamesConfig(AppConfig):
     verbose_name = gettext_lazy("Games")
 
     def ready(self) -> None:
+        from django.core import checks
+
         from accounts import selectors as accounts_selectors
         from accounts.signals import (
             credentials_revoked,
@@ -15,6 +17,7 @@ class GamesConfig(AppConfig):
             user_banned_seats,
             user_banning,
         )
+        from bloqueio_site.postgres.checks import check_autovacuum
         from games import bans, profiles
         from games.live import broadcast, realtime
 
@@ -26,3 +29,5 @@ class GamesConfig(AppConfig):
         user_banned_seats.connect(bans.free_seats, dispatch_uid="games.bans.free_seats")
         # `/api/me/` shows the ratings without accounts reading games.
         accounts_selectors.add_me_part(profiles.me_part)
+        # The games' reads are what a database without statistics plans badly.
+        checks.register(check_autovacuum, checks.Tags.database, deploy=True)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,8 +74,12 @@ def read_game(query: GameQuery, params: list[Any]) -> Game | None:
     with connection.cursor() as cursor:
         cursor.execute(query.sql, params)
         row = cursor.fetchone()
-    if row is None:
-        return None
+    return None if row is None else game_from_row(query, row)
+
+
+def game_from_row(query: GameQuery, row: Sequence[Any]) -> Game:
+    """The game of a row `query` answered, however it was read (a Django cursor, or the
+    event loop's own connection: games/live/hello.py), its seats attached."""
     count = len(_GAMES)
     game = _GAMES.load(row)
     for name, value in zip(query.extras, row[count + 1:], strict=True):

@@ -10,6 +10,7 @@ starts, and every later change to it is written, through games/round_store.py.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -213,7 +214,9 @@ def _seated(game: Game, seats: list[Seat], change: str) -> Game:
     if len(seats) < game.seat_count:
         announce_on_commit(game, seats, [], change)
     else:
-        game = round_store.start(game, seats, timezone.now(), "started")
+        # A copy: the row `start` wrote is the process's snapshot too (state_cache),
+        # which is never changed, and later writes copy it.
+        game = copy.copy(round_store.start(game, seats, timezone.now(), "started"))
     attach_seats(game, seats)
     return game
 

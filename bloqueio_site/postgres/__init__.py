@@ -1,2 +1,2 @@
-"""Django's PostgreSQL backend with a cheaper pool check (see `base`) and a check that
-autovacuum runs (`validation`)."""
+"""Django's PostgreSQL backend with a cheaper pool check (see `base`), and a deploy check
+that autovacuum runs (`checks`)."""

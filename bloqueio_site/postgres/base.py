@@ -1,6 +1,6 @@
 """Django's PostgreSQL backend, whose connection pool checks a connection without a
-round trip when nothing says it is broken (settings.DATABASES' ENGINE), and whose system
-checks warn when autovacuum is off (`validation`).
+round trip when nothing says it is broken (settings.DATABASES' ENGINE). Its deploy check
+(autovacuum) is in `checks`.
 
 psycopg_pool's own check (`ConnectionPool.check_connection`, what Django installs under
 CONN_HEALTH_CHECKS) sends an empty query every time a connection leaves the pool: one
@@ -30,8 +30,6 @@ from django.db.backends.base.base import NO_DB_ALIAS
 from django.db.backends.postgresql import base
 from psycopg_pool import ConnectionPool
 
-from bloqueio_site.postgres.validation import DatabaseValidation
-
 _UNREAD = select.POLLIN | select.POLLPRI | select.POLLERR | select.POLLHUP
 
 
@@ -53,8 +51,6 @@ def check_idle(conn: psycopg.Connection[Any]) -> None:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
-    validation_class = DatabaseValidation
-
     @property
     def pool(self) -> ConnectionPool | None:
         """Django's pool (the same options and configuration), checked by `check_idle`

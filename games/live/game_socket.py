@@ -89,8 +89,8 @@ class GameConsumer(BaseConsumer):
         self.topic = fanout.game_topic(self.game_id)
         await self.join_all([self.topic] if self.user_id is None
                             else [fanout.user_topic(self.user_id), self.topic])
-        found = await off_loop(hello.read)(self.game_id, self.user, self._invite_tokens(),
-                                           self.scope.get("session"))
+        found = await hello.aread(self.game_id, self.user, self._invite_tokens(),
+                                  self.scope.get("session"))
         if not found.active:
             await self.refuse("banned", BANNED, CLOSE_BANNED)
             return

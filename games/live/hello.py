@@ -6,7 +6,9 @@ three trips to a worker thread), ~15 ms of server CPU, as much as fifteen moves
 (bench/lifecycle.py, docs/performance.md). Here the game, its seats, whether each
 sub-protocol (chat: `games.live.subprotocols`) has anything to send, and the viewer's
 standing (active; moderator) come back in one statement; a sub-protocol's history, when
-there is one, is a second read.
+there is one, is a second read. The socket makes the statement on the event loop's own
+connection (`aread`, bloqueio_site/loop_db.py), so a public game's open, the common
+one, does not wait for a worker thread at all.
 
 `moderator` is chat's `selectors.is_moderator` in SQL: Django's ModelBackend grants
 `moderation.delete_message` to an active superuser, or to an active user holding it
@@ -24,6 +26,8 @@ from django.contrib.contenttypes.models import ContentType
 
 from accounts import selectors as accounts_selectors
 from accounts.models import User
+from bloqueio_site import loop_db
+from bloqueio_site.off_loop import off_loop
 from games import privacy, selectors
 from games.live import subprotocols
 from games.selectors import GameQuery
@@ -77,15 +81,56 @@ def _sql() -> tuple[GameQuery, tuple[subprotocols.SubProtocol, ...]]:
 _BUILT: tuple[GameQuery, tuple[subprotocols.SubProtocol, ...]] | None = None
 
 
+counts = {"on_loop": 0, "on_thread": 0}  # where `aread` finished each hello (tests look)
+
+
 def read(game_id: int, user: Any, tokens: Sequence[str] = (), session: Any = None) -> Hello:
     """The `hello` of `user` (None or anonymous: a spectator) on game `game_id`.
     Blocking: call it through `off_loop`, after the socket listens to the game and the
     account (so a move or a ban committed meanwhile reaches it). A private game the
     viewer may not see (games/privacy.py; `tokens`: the invitation tokens it holds,
     besides those its `session` kept) reads as no game."""
-    user_id = user.pk if user is not None and user.is_authenticated else None
-    sql, protocols = _sql()
-    game = selectors.read_game(sql, [user_id, *MODERATOR_PERMISSION, user_id, game_id])
+    user_id = _user_id(user)
+    query, protocols = _sql()
+    game = selectors.read_game(query, _params(user_id, game_id))
+    return _decided(game, user, user_id, tokens, session, protocols)
+
+
+async def aread(game_id: int, user: Any, tokens: Sequence[str] = (),
+                session: Any = None) -> Hello:
+    """`read` from the event loop: its statement on the loop's own connection
+    (bloqueio_site/loop_db.py), so an open does not wait for a worker thread. What needs
+    more of the database (a private game's invitations and session, a sub-protocol's
+    history, an unknown game's viewer) is decided on one; so is everything when the
+    loop cannot read (off, SQLite, the read failed)."""
+    user_id = _user_id(user)
+    query, protocols = _sql()
+    try:
+        row = await loop_db.fetch_one(query.sql, _params(user_id, game_id))
+    except loop_db.Unusable:
+        counts["on_thread"] += 1
+        return await off_loop(read)(game_id, user, tokens, session)
+    game = None if row is None else selectors.game_from_row(query, row)
+    if game is None or game.private or any(
+            getattr(game, f"sub_{i}") for i in range(len(protocols))):
+        counts["on_thread"] += 1
+        return await off_loop(_decided)(game, user, user_id, tokens, session, protocols)
+    counts["on_loop"] += 1
+    return _decided(game, user, user_id, tokens, session, protocols)
+
+
+def _user_id(user: Any) -> int | None:
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def _params(user_id: int | None, game_id: int) -> list[Any]:
+    return [user_id, *MODERATOR_PERMISSION, user_id, game_id]
+
+
+def _decided(game: Any, user: Any, user_id: int | None, tokens: Sequence[str],
+             session: Any, protocols: tuple[subprotocols.SubProtocol, ...]) -> Hello:
+    """The hello of the game `read` found. Reads the database only for an unknown game,
+    a private one, or a sub-protocol with something to send (`aread` knows which)."""
     if game is None:  # rare: one more read, for whether the viewer is still allowed
         return Hello(active=user_id is None or accounts_selectors.is_active(user_id))
     if user_id is not None and not game.viewer_active:

@@ -80,3 +80,18 @@ def test_a_create_does_not_read_the_game_back(players) -> None:
         assert client.post("/api/games/", {"kind": "bloqueio"}, format="json").status_code \
             == 201
     assert _game_reads(captured.captured_queries) == []
+
+
+@pytest.mark.django_db(transaction=True)  # the snapshot is kept once the start commits
+def test_the_snapshot_a_start_keeps_is_not_the_answer(players) -> None:
+    """The started row is this process's snapshot (games/state_cache.py), never changed:
+    the answer's seats are attached to a copy."""
+    from games import state_cache
+
+    clients = [client_for(u) for u in players]
+    game_id = clients[0].post("/api/games/", {"kind": "bloqueio"}, format="json").json()["id"]
+    for client in clients[1:]:
+        client.post(f"/api/games/{game_id}/join/", {}, format="json")
+    kept = state_cache.get(game_id)
+    assert kept is not None and kept.game.status == "active"
+    assert "_prefetched_objects_cache" not in kept.game.__dict__
