@@ -12,12 +12,12 @@ any socket, holding nothing.
 Bounded like Django's pool: at most DATABASE_LOOP_CONNECTIONS connections per event loop
 (0 turns them off: every move and read takes the thread path), opened on demand with
 Django's connection parameters (the database, the session timeouts, prepared
-statements, and its loaders: JSON as text for the fields to parse, datetimes in Django's
-zone), in autocommit. Django's own session set-up is not run on them (no `SET TIME
-ZONE`, no `assume_role`): the move's statement compares and writes instants and the
-reads get their datetimes through Django's loaders, whatever the session's zone. When
-every connection is busy, borrowers queue for one, first come first served (a statement
-holds one for about a commit), and get `Busy` after the pool's
+statements, and its loaders: JSON as text for the fields to parse), in autocommit, with
+the session's time zone set to Django's as Django sets its own (its loaders label a
+timestamp with Django's zone as the session wrote it). The rest of Django's session
+set-up is not run (no `assume_role`). When every connection is busy, moves queue for one,
+first come first served (a statement holds one for about a commit), and get `Busy` after
+the pool's
 `timeout`, answered `unavailable` like the pool's own. Within a second of a connection
 that could not be opened they get `Unusable` at once and take the thread path (the pool,
 its reconnection and its timeout) instead. A connection is closed instead of reused
@@ -42,7 +42,7 @@ from typing import Any
 
 import psycopg
 from django.conf import settings
-from django.db import OperationalError, connections
+from django.db import DatabaseError, OperationalError, connections, utils
 
 from bloqueio_site.postgres.base import speaks
 
@@ -55,8 +55,9 @@ class Busy(OperationalError):
 
 
 class Unusable(Exception):
-    """No connection here now (the loop's writes are off, or the database could not be
-    reached a moment ago); nothing was sent: take another path."""
+    """No connection here now (the loop's connections are off, the database could not be
+    reached a moment ago, or every one is busy for a read that does not queue), or the
+    connection failed under a read; nothing was written: take another path."""
 
 
 @dataclass
@@ -84,12 +85,15 @@ def _release(pool: _Connections) -> None:
     pool.busy -= 1
 
 
-async def _acquire(pool: _Connections) -> None:
+async def _acquire(pool: _Connections, wait: bool = True) -> None:
     """A place among the loop's DATABASE_LOOP_CONNECTIONS; `Busy` after the pool's
-    timeout (the waits are futures in a queue: no task, no timer unless one waits)."""
+    timeout (the waits are futures in a queue: no task, no timer unless one waits), or
+    `Unusable` at once if none is free and `wait` is false."""
     if pool.busy < settings.LOOP_DB_CONNECTIONS and not pool.waiters:
         pool.busy += 1
         return
+    if not wait:
+        raise Unusable("every connection of the event loop is busy")
     waiter = asyncio.get_running_loop().create_future()
     pool.waiters.append(waiter)
     try:
@@ -152,26 +156,42 @@ async def _take(pool: _Connections) -> tuple[psycopg.AsyncConnection[Any], float
         await idle.conn.close()  # taken off the list first: no other borrower sees it
     if now < pool.down_until:
         raise Unusable("the database could not be reached a moment ago")
-    params = connections["default"].get_connection_params()
-    params.pop("cursor_factory", None)  # Django's (synchronous) class; binding stays server-side
     try:
-        return await psycopg.AsyncConnection.connect(autocommit=True, **params), now
+        return await _open(), now
     except psycopg.Error as exc:
         pool.down_until = time.monotonic() + RETRY_CONNECT_AFTER
         raise Unusable(f"no connection: {exc}") from exc
 
 
+async def _open() -> psycopg.AsyncConnection[Any]:
+    database = connections["default"]
+    params = database.get_connection_params()
+    params.pop("cursor_factory", None)  # Django's (synchronous) class; binding stays server-side
+    conn = await psycopg.AsyncConnection.connect(autocommit=True, **params)
+    try:
+        # As Django's `_configure_timezone`: its loaders take a timestamp as the session
+        # wrote it and label it with Django's zone, so the session must be in that zone.
+        if conn.info.parameter_status("TimeZone") != database.timezone_name:
+            await conn.execute("SELECT set_config('TimeZone', %s, false)",
+                               [database.timezone_name])
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
 @asynccontextmanager
-async def connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-    """Borrow one of this loop's connections; raises `Busy` or `Unusable` (nothing
-    sent). A connection whose statement failed or was cancelled is closed, not returned."""
+async def connection(*, wait: bool = True) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+    """Borrow one of this loop's connections, queueing for one unless `wait` is false;
+    raises `Busy` or `Unusable` (nothing sent). A connection whose statement failed or
+    was cancelled is closed, not returned."""
     if not enabled():
-        raise Unusable("the event loop's database writes are off")
+        raise Unusable("the event loop's database connections are off")
     loop = asyncio.get_running_loop()
     pool = _loops.get(loop)
     if pool is None:
         pool = _loops[loop] = _Connections()
-    await _acquire(pool)
+    await _acquire(pool, wait)
     try:
         conn, opened = await _take(pool)
         try:
@@ -194,17 +214,32 @@ counts = {"reads": 0}  # reads answered here (tests look)
 async def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
     """The first row `sql` answers, read on one of this loop's connections.
 
-    `Unusable` when the loop cannot read now, and also when the statement failed: a read
-    can be made again, so the caller makes it on a worker thread (`off_loop`), where the
-    pool's own reconnection and errors answer it. `Busy` as `connection`."""
-    try:
-        async with connection() as conn:
+    Never queues: the moves do. With every connection busy (or moves waiting) the read
+    is `Unusable` at once, and the caller makes it on a worker thread (`off_loop`)
+    through the pool; so it is when the loop cannot read now, or when the connection
+    failed under the statement (a read can be made again, and the pool reconnects). A
+    statement that failed on a sound connection (a timeout, an error) raises Django's
+    error for it, as the thread's read would."""
+    async with connection(wait=False) as conn:
+        try:
             cursor = await conn.execute(sql, params)
             row = await cursor.fetchone()
-    except psycopg.Error as exc:
-        raise Unusable(f"the read failed ({exc!r})") from exc
+        except psycopg.Error as exc:
+            if conn.broken or conn.closed:
+                raise Unusable(f"the connection failed under the read ({exc!r})") from exc
+            raise _as_django(exc) from exc
     counts["reads"] += 1
     return row
+
+
+def _as_django(exc: psycopg.Error) -> DatabaseError:
+    """Django's error for psycopg's, as Django's own cursors map them."""
+    for kind in (utils.DataError, utils.OperationalError, utils.IntegrityError,
+                 utils.InternalError, utils.ProgrammingError, utils.NotSupportedError,
+                 utils.InterfaceError):
+        if isinstance(exc, getattr(psycopg, kind.__name__)):
+            return kind(*exc.args)
+    return DatabaseError(*exc.args)
 
 
 def close_all() -> None:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connections
+from django.db import ProgrammingError, connections
 
 from accounts import credentials
 from bloqueio_site import loop_db
@@ -146,13 +147,63 @@ async def test_with_the_loops_connections_off_the_open_reads_on_threads(settings
     await _opens_on_a_thread(gid, users[1], 1)
 
 
-async def test_a_read_that_fails_on_the_loop_is_unusable_and_its_connection_closed() -> None:
+async def test_a_statement_that_fails_on_a_sound_connection_raises_djangos_error() -> None:
+    """As the thread's read would (a socket's open answers it `unavailable`); the
+    connection is closed, not handed out again."""
     async with loop_db.connection() as conn:
         first = conn
-    with pytest.raises(loop_db.Unusable, match="the read failed"):
+    with pytest.raises(ProgrammingError):
         await loop_db.fetch_one("SELECT * FROM no_such_table", [])
-    assert first.closed  # not handed out again
+    assert first.closed
     assert await loop_db.fetch_one("SELECT %s::int", [7]) == (7,)
+
+
+async def test_a_read_whose_connection_dies_under_it_is_unusable() -> None:
+    """The caller then reads again on a worker thread, through the pool."""
+    with pytest.raises(loop_db.Unusable, match="failed under the read"):
+        await loop_db.fetch_one("SELECT pg_terminate_backend(pg_backend_pid())", [])
+    assert await loop_db.fetch_one("SELECT 1", []) == (1,)
+
+
+async def test_reads_never_queue_behind_the_moves(settings) -> None:
+    """With every loop connection borrowed (a move's commit in flight), an open's reads
+    go to a worker thread at once instead of waiting their turn."""
+    gid, users = await seat_four()
+    settings.LOOP_DB_CONNECTIONS = 1
+    held, release = asyncio.Event(), asyncio.Event()
+
+    async def a_move() -> None:
+        async with loop_db.connection():
+            held.set()
+            await release.wait()
+
+    move = asyncio.ensure_future(a_move())
+    await held.wait()
+    try:
+        with pytest.raises(loop_db.Unusable, match="busy"):
+            await loop_db.fetch_one("SELECT 1", [])
+        await _opens_on_a_thread(gid, users[2], 2)
+    finally:
+        release.set()
+        await move
+    assert await loop_db.fetch_one("SELECT 1", []) == (1,)
+
+
+async def test_the_loops_sessions_read_datetimes_in_djangos_zone(monkeypatch) -> None:
+    """Django's loaders label a timestamp with Django's zone (UTC) as the session wrote
+    it: a loop connection whose server speaks another zone is set to Django's first, as
+    Django's own are. (PGTZ: libpq asks the server for this zone at connect.)"""
+    monkeypatch.setenv("PGTZ", "America/Sao_Paulo")
+    loop_db.close_all()
+    instant = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    assert await loop_db.fetch_one("SELECT %s::timestamptz", [instant]) == (instant,)
+    assert await loop_db.fetch_one("SHOW TimeZone", []) == ("UTC",)
+    gid, users = await seat_four()
+    _, frame = await _hello(gid, users[0])
+    expected = await sync_to_async(_as_thread_reads_it)(gid, users[0])
+    assert frame["game"]["started_at"] == expected.game["started_at"]
+    on_loop = await credentials.auser_for_key(users[0].auth_token.key)
+    assert on_loop is not None and on_loop.date_joined == users[0].date_joined
 
 
 async def test_when_the_loop_cannot_read_the_open_reads_on_a_thread() -> None:
