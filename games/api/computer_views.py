@@ -16,7 +16,7 @@ from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import errors
 from games import leavers, services
 from games.api import serializers as io
-from games.api.views import _game_response
+from games.api.views import _game_response, _written_response
 
 
 class BotsView(APIView):
@@ -28,9 +28,9 @@ class BotsView(APIView):
                    responses={201: io.GameOut, **errors(400, 401, 403, 404, 409)})
     def post(self, request: Request, game_id: int) -> Response:
         data = validated(io.AddBotIn, request.data)
-        services.add_bot(game_id=game_id, user=request.user, level=data["level"],
-                         seat=data.get("seat"))
-        return _game_response(request, game_id, status.HTTP_201_CREATED)
+        game = services.add_bot(game_id=game_id, user=request.user, level=data["level"],
+                                seat=data.get("seat"))
+        return _written_response(request, game, status.HTTP_201_CREATED)
 
 
 class BotSeatView(APIView):

@@ -13,7 +13,7 @@ from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import ErrorOut, errors
 from games import invitations, rematch
 from games.api import serializers as io
-from games.api.views import _game_response
+from games.api.views import _written_response
 
 INVITE_REFUSALS = OpenApiResponse(
     ErrorOut, description="`cannot_invite_self`, `cannot_invite_bot`, `invitation_declined`")
@@ -59,7 +59,7 @@ class AcceptInvitationView(APIView):
                    responses={200: io.GameOut, 409: JOIN_REFUSALS, **errors(401, 404)})
     def post(self, request: Request, invitation_id: int) -> Response:
         game = invitations.accept(invitation_id=invitation_id, user=request.user)
-        return _game_response(request, game.pk)
+        return _written_response(request, game)
 
 
 class DeclineInvitationView(APIView):

@@ -95,3 +95,29 @@ def test_the_snapshot_a_start_keeps_is_not_the_answer(players) -> None:
     kept = state_cache.get(game_id)
     assert kept is not None and kept.game.status == "active"
     assert "_prefetched_objects_cache" not in kept.game.__dict__
+
+
+def test_adding_bots_answers_the_game_as_read_after_it(players) -> None:
+    """The last bot fills the table: the answer is the game started."""
+    api = client_for(players[0])
+    game_id = api.post("/api/games/", {"kind": "bloqueio"}, format="json").json()["id"]
+    for seat, level in ((1, "easy"), (2, "medium"), (3, "hard")):
+        added = api.post(f"/api/games/{game_id}/bots/", {"level": level, "seat": seat},
+                         format="json")
+        assert added.status_code == 201
+        assert added.json() == _read(api, game_id)
+    assert added.json()["status"] == "active"
+    assert [s["bot"] for s in added.json()["seats"]] == [None, "easy", "medium", "hard"]
+
+
+def test_accepting_an_invitation_answers_the_game_as_read_after_it(players) -> None:
+    alice, bob = players[0], players[1]
+    api = client_for(alice)
+    game_id = api.post("/api/games/", {"kind": "quoridor", "private": True},
+                       format="json").json()["id"]
+    invitation = api.post(f"/api/games/{game_id}/invitations/", {"username": "bob"},
+                          format="json").json()
+    accepted = client_for(bob).post(f"/api/invitations/{invitation['id']}/accept/")
+    assert accepted.status_code == 200
+    assert accepted.json() == _read(client_for(bob), game_id)
+    assert accepted.json()["status"] == "active"  # a 2-seat game: bob's seat started it
