@@ -42,7 +42,7 @@ from typing import Any
 
 import psycopg
 from django.conf import settings
-from django.db import DatabaseError, OperationalError, connections, utils
+from django.db import OperationalError, connections
 
 from bloqueio_site.postgres.base import speaks
 
@@ -227,19 +227,10 @@ async def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
         except psycopg.Error as exc:
             if conn.broken or conn.closed:
                 raise Unusable(f"the connection failed under the read ({exc!r})") from exc
-            raise _as_django(exc) from exc
+            with connections["default"].wrap_database_errors:  # Django's mapping, as its cursors
+                raise
     counts["reads"] += 1
     return row
-
-
-def _as_django(exc: psycopg.Error) -> DatabaseError:
-    """Django's error for psycopg's, as Django's own cursors map them."""
-    for kind in (utils.DataError, utils.OperationalError, utils.IntegrityError,
-                 utils.InternalError, utils.ProgrammingError, utils.NotSupportedError,
-                 utils.InterfaceError):
-        if isinstance(exc, getattr(psycopg, kind.__name__)):
-            return kind(*exc.args)
-    return DatabaseError(*exc.args)
 
 
 def close_all() -> None:

@@ -14,9 +14,9 @@ wrote the game, the clock worker gave time back) costs a miss, never a wrong wri
 
 This module alone decides what is kept and what is forgotten: `committed` after a write
 (kept while the game runs, forgotten once it ended; `written` for the event loop's own
-writes, which have no Django transaction), `stale` after a lost race. Bounded
-(oldest entry first out) and safe across the threads of a process: a snapshot is never
-mutated once stored, and the map is changed under a lock.
+moves, which have no Django transaction and leave the game running), `stale` after a
+lost race. Bounded (oldest entry first out) and safe across the threads of a process:
+a snapshot is never mutated once stored, and the map is changed under a lock.
 """
 
 from __future__ import annotations
@@ -89,11 +89,9 @@ def committed(snapshot: Snapshot) -> None:
 
 def written(snapshot: Snapshot) -> None:
     """After a write committed outside any Django transaction (the event loop's own,
-    games/loop_write.py): kept, or the game forgotten, at once."""
-    if snapshot.round.status == "active":
-        put(snapshot)
-    else:
-        drop(snapshot.game.pk)
+    games/loop_write.py, which writes only moves that leave the game running): kept at
+    once."""
+    put(snapshot)
 
 
 def loaded(snapshot: Snapshot) -> None:
