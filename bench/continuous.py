@@ -28,7 +28,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-import load
 from load import (
     RECORDED,
     GameRun,
@@ -88,13 +87,15 @@ async def _slot(n: int, base: str, ws_bases: list[str], tokens: list[str],
         run = WindowRun(int(game["id"]), record["actions"], 4 + args.spectators,
                         window=window)
         opened = [asyncio.Event() for _ in range(run.connections)]
-        tasks = [asyncio.create_task(connection(run, ws_base, token, stop, event))
+        go = asyncio.Event()  # the first move waits for every socket's hello
+        tasks = [asyncio.create_task(connection(run, ws_base, token, stop, event, go))
                  for token, event in zip([*tokens, *([None] * args.spectators)], opened,
                                          strict=True)]
         try:
             await asyncio.wait_for(asyncio.gather(*(e.wait() for e in opened)), 60)
         except TimeoutError:
             tally.errors.append(f"game {run.game_id}: not every socket got its hello")
+        go.set()
         tally.starts.append((time.perf_counter(), time.perf_counter() - began))
         done = asyncio.create_task(run.done.wait())
         stopped = asyncio.create_task(stop.wait())
@@ -124,7 +125,6 @@ async def main_async(args: argparse.Namespace, bases: list[str],
         window = [float("inf"), float("inf")]  # set when the window opens
         stop = asyncio.Event()
         tally = Tally()
-        load.ready.set()  # the connections act as soon as they have their hello
         slots = [asyncio.create_task(_slot(n, bases[n % len(bases)], ws_bases, seats[n],
                                            games, args, window, stop, tally, pool))
                  for n in range(args.games)]

@@ -164,9 +164,10 @@ class GameRun:
 
 
 async def connection(run: GameRun, ws_base: str, token: str | None, stop: asyncio.Event,
-                     opened: asyncio.Event) -> None:
-    """One socket of `run`'s game: after its `hello`, act whenever it is this seat's turn,
-    count every event, until the game's last ply or `stop`.
+                     opened: asyncio.Event, go: asyncio.Event | None = None) -> None:
+    """One socket of `run`'s game: after its `hello` and `go` (default: `ready`, set once
+    every game's sockets are open), act whenever it is this seat's turn, count every
+    event, until the game's last ply or `stop`.
 
     Frugal, since the load client shares the machine with the server: frames are read
     with a plain `recv` (an `asyncio.wait_for` around each, to look at `stop` now and
@@ -182,7 +183,7 @@ async def connection(run: GameRun, ws_base: str, token: str | None, stop: asynci
         seat = hello["you"]["seat"]
         turn = hello["game"]["state"]["turn"]
         ply = hello["game"]["ply"]
-        await ready.wait()
+        await (go or ready).wait()
 
         async def act() -> None:
             if seat is not None and turn == seat and ply < len(run.actions):

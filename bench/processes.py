@@ -4,6 +4,7 @@ from /proc, py-spy on them, proxies; waiting for them, stopping them."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import io
 import os
@@ -297,7 +298,16 @@ class Usage:
 class Window:
     """A measured window over the server processes `pids`: `open()` starts the
     profilers (with `--profile`) and reads every counter; `close()` reads them again and
-    stops the profilers (py-spy writes its samples when interrupted)."""
+    stops the profilers (py-spy writes its samples when interrupted).
+
+    The load client's own garbage collector is kept out of the window: it collects and
+    freezes what it holds when the window opens and collects nothing until it closes.
+    Its collections were pauses of the whole client, 5-20 ms (the middle generation)
+    and 70-100 ms (a full one) several times a window with CPython's thresholds, and
+    every move in flight was then timed late by the instrument, not by the server: the
+    continuous run's p99 moves came in clusters at exactly those pauses
+    (docs/performance.md, "Pauses"). What it leaves uncollected meanwhile is bounded by
+    --duration."""
 
     def __init__(self, pids: list[int], args: Any) -> None:
         self.pids, self.args = pids, args
@@ -309,11 +319,16 @@ class Window:
         self.cpu0 = {pid: cpu_seconds(pid) for pid in self.pids}
         self.services0 = {pid: cpu_seconds(pid)
                           for pid in pids_named("postgres", "redis-server")}
+        gc.collect()
+        gc.freeze()
+        gc.disable()
         self.client0 = time.process_time()
         return self
 
     def close(self) -> Usage:
         client_cpu = time.process_time() - self.client0
+        gc.enable()
+        gc.unfreeze()
         cpu, rss = process_usage(self.cpu0)
         # Backends opened inside the window (a pool growing, the event loop's own
         # connections opened by the first moves) count from zero: all their CPU is in it.

@@ -1,0 +1,125 @@
+"""An API call is freed by reference counting when it ends, not left to the garbage
+collector, whose collections pause every socket of the process (bloqueio_site/asgi_http.py,
+`_Made`; bloqueio_site/api_input.py; docs/performance.md, "Pauses")."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.core.signals import request_finished
+from rest_framework.exceptions import ValidationError
+from rest_framework.fields import Field
+
+from bloqueio_site.api_input import validated
+from bloqueio_site.asgi import application
+from games import services
+from games.api.serializers import CreateGameIn
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# What one API call built: Django's request, DRF's request, view and response, the
+# handler's tasks and the frames a raised disconnect kept, the input serializer.
+REQUEST_GRAPH = {"ASGIRequest", "Request", "Response", "JoinView", "Task", "frame",
+                 "traceback", "RequestAborted", "JoinIn", "BindingDict"}
+
+
+def scope(method: str, path: str, token: str | None) -> dict[str, Any]:
+    headers = [(b"host", b"localhost"), (b"content-type", b"application/json")]
+    if token:
+        headers.append((b"authorization", f"Token {token}".encode()))
+    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+            "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
+            "query_string": b"", "root_path": "", "headers": headers,
+            "client": ("127.0.0.1", 1234), "server": ("localhost", 80)}
+
+
+async def serve(request: dict[str, Any], body: bytes, *, hang_up: bool = False
+                ) -> list[dict[str, Any]]:
+    """One request through the site's ASGI application, the way uvicorn serves it: after
+    the body, `receive` answers `http.disconnect` once the whole response is sent (or at
+    once: a client that hung up before its answer)."""
+    sent: list[dict[str, Any]] = []
+    answered = asyncio.Event()
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def receive() -> dict[str, Any]:
+        if pending:
+            return pending.pop()
+        if not hang_up:
+            await answered.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+        if message["type"] == "http.response.body" and not message.get("more_body"):
+            answered.set()
+
+    await application(request, receive, send)
+    return sent
+
+
+@pytest.fixture
+def garbage() -> Iterator[list[Any]]:
+    """What the collector finds unreachable from here on, kept for the test to read."""
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    found: list[Any] = []
+    try:
+        yield found
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+
+
+def collected(garbage: list[Any]) -> set[str]:
+    gc.collect()
+    garbage.extend(gc.garbage)
+    gc.garbage.clear()
+    return {type(thing).__name__ for thing in garbage}
+
+
+async def test_a_join_leaves_its_request_to_reference_counting(alice, bob, garbage):
+    game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
+    gc.collect()
+    gc.garbage.clear()
+    sent = await serve(scope("POST", f"/api/games/{game.id}/join/", bob.auth_token.key),
+                       b"{}")
+    assert sent[0]["status"] == 200
+    answer = json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
+    assert [s["username"] for s in answer["seats"]][:2] == ["alice", "bob"]
+    left = collected(garbage) & REQUEST_GRAPH
+    assert not left, f"an API call left {sorted(left)} to the garbage collector"
+
+
+async def test_a_client_gone_before_its_answer_gets_none_and_the_request_finishes(alice):
+    finished: list[object] = []
+
+    def note(sender: object, **_: Any) -> None:
+        finished.append(sender)
+
+    request_finished.connect(note)
+    try:
+        sent = await serve(scope("GET", "/api/kinds/", alice.auth_token.key), b"",
+                           hang_up=True)
+    finally:
+        request_finished.disconnect(note)
+    assert sent == []  # the view was cancelled: nothing written to a gone client
+    assert finished  # and Django still said the request finished (connections closed)
+
+
+@pytest.mark.parametrize("data", [{"kind": "bloqueio", "bots": ["easy", "hard"]},
+                                  {"kind": "bloqueio", "bots": ["nobody"]}])
+def test_validated_input_leaves_no_serializer_behind(data, garbage):
+    try:
+        assert validated(CreateGameIn, data)["bots"] == data["bots"]
+    except ValidationError as refused:
+        assert "bots" in refused.detail
+    leftover = [thing for thing in (gc.collect(), gc.garbage)[1] if isinstance(thing, Field)]
+    assert not leftover, f"fields left to the collector: {leftover[:5]}"
