@@ -36,7 +36,7 @@ from load import (
     register,
     server_pids,
 )
-from processes import Window
+from processes import Window, pause_collector
 
 
 @dataclass
@@ -129,7 +129,11 @@ async def main_async(args: argparse.Namespace, bases: list[str],
                                            games, args, window, stop, tally, pool))
                  for n in range(args.games)]
         print(f"{args.games} slots playing; window opens in {args.warmup} s", flush=True)
-        await asyncio.sleep(args.warmup)
+        # The client's own collection (processes.Window) ends a second before the window
+        # opens: moves it held up are answered before the window counts them.
+        await asyncio.sleep(max(args.warmup - 1, 0))
+        pause_collector()
+        await asyncio.sleep(min(args.warmup, 1))
         pids = pids or server_pids()
         measured = Window(pids, args).open()
         window[:] = [time.perf_counter(), time.perf_counter() + args.continuous]

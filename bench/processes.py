@@ -295,13 +295,22 @@ class Usage:
     client_cpu: float
 
 
+def pause_collector() -> None:
+    """Collect and freeze what the load client holds, and collect nothing more until the
+    window closes (Window below says why)."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+
+
 class Window:
     """A measured window over the server processes `pids`: `open()` starts the
     profilers (with `--profile`) and reads every counter; `close()` reads them again and
     stops the profilers (py-spy writes its samples when interrupted).
 
     The load client's own garbage collector is kept out of the window: it collects and
-    freezes what it holds when the window opens and collects nothing until it closes.
+    freezes what it holds before the window opens (`pause_collector`) and collects
+    nothing until it closes.
     Its collections were pauses of the whole client, 5-20 ms (the middle generation)
     and 70-100 ms (a full one) several times a window with CPython's thresholds, and
     every move in flight was then timed late by the instrument, not by the server: the
@@ -314,14 +323,13 @@ class Window:
 
     def open(self) -> Window:
         args = self.args
+        if gc.isenabled():  # (the continuous run pauses it a second before its window)
+            pause_collector()
         self.profilers = start_profilers(self.pids, args.profile, args.profile_gil,
                                          args.profile_idle) if args.profile else []
         self.cpu0 = {pid: cpu_seconds(pid) for pid in self.pids}
         self.services0 = {pid: cpu_seconds(pid)
                           for pid in pids_named("postgres", "redis-server")}
-        gc.collect()
-        gc.freeze()
-        gc.disable()
         self.client0 = time.process_time()
         return self
 
