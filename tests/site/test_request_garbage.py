@@ -1,6 +1,7 @@
-"""An API call is freed by reference counting when it ends, not left to the garbage
-collector, whose collections pause every socket of the process (bloqueio_site/asgi_http.py,
-`_Made`; bloqueio_site/api_input.py; docs/performance.md, "Pauses")."""
+"""An API call, and a socket's open read on a worker thread, are freed by reference
+counting when they end, not left to the garbage collector, whose collections pause every
+socket of the process (bloqueio_site/asgi_http.py, `_Made`; bloqueio_site/api_input.py;
+bloqueio_site/loop_db.py, `read_one`; docs/performance.md, "Pauses")."""
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ from django.core.signals import request_finished
 from rest_framework.exceptions import ValidationError
 from rest_framework.fields import Field
 
+from accounts import credentials
 from bloqueio_site.api_input import validated
 from bloqueio_site.asgi import application
 from games import services
 from games.api.serializers import CreateGameIn
+from games.live import hello
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -123,3 +126,22 @@ def test_validated_input_leaves_no_serializer_behind(data, garbage):
         assert "bots" in refused.detail
     leftover = [thing for thing in (gc.collect(), gc.garbage)[1] if isinstance(thing, Field)]
     assert not leftover, f"fields left to the collector: {leftover[:5]}"
+
+
+async def test_an_open_read_on_a_worker_thread_leaves_nothing_behind(alice, bob, settings,
+                                                                      garbage):
+    """The loop cannot read (its connections off): the token's user and the hello are
+    read on a worker thread, and neither the loop's `Unusable` nor the thread hop it was
+    once carried into is left in a cycle."""
+    game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
+    settings.LOOP_DB_CONNECTIONS = 0
+    gc.collect()
+    gc.garbage.clear()
+    before = hello.counts["on_thread"]
+    user = await credentials.auser_for_key(bob.auth_token.key)
+    found = await hello.aread(game.id, user)
+    assert user is not None and user.pk == bob.pk
+    assert found.game is not None and found.game["id"] == game.id
+    assert hello.counts["on_thread"] == before + 1  # it did take the thread path
+    left = collected(garbage) & {"Unusable", "frame", "traceback", "_WorkItem", "Task"}
+    assert not left, f"a read on a thread left {sorted(left)} to the garbage collector"
