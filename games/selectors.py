@@ -156,6 +156,15 @@ def attach_seats(game: Game, seats: list[Seat]) -> None:
     game._prefetched_objects_cache = {"seats": cached}
 
 
+def detach_seats(game: Game) -> None:
+    """Forget the seats `attach_seats` cached on `game`, once a read is done with it.
+    Attached, the game holds its seats and each seat its game (`seat.game`): a cycle of
+    ~45 objects (game, seats, users, the cached queryset) that only the garbage
+    collector frees, and a busy process reads a game with its seats at every socket's
+    `hello` (docs/performance.md, "Pauses")."""
+    vars(game).pop("_prefetched_objects_cache", None)
+
+
 def seats_with_ratings() -> QuerySet[Seat]:
     """Seats with their users and each user's current rating for the game's kind
     (`user_rating`, a subquery: no extra query per seat or per game)."""

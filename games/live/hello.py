@@ -129,7 +129,17 @@ def _params(user_id: int | None, game_id: int) -> list[Any]:
 def _decided(game: Any, user: Any, user_id: int | None, tokens: Sequence[str],
              session: Any, protocols: tuple[subprotocols.SubProtocol, ...]) -> Hello:
     """The hello of the game `read` found. Reads the database only for an unknown game,
-    a private one, or a sub-protocol with something to send (`aread` knows which)."""
+    a private one, or a sub-protocol with something to send (`aread` knows which). The
+    hello is plain data: the game is done with once it is made."""
+    try:
+        return _hello_of(game, user, user_id, tokens, session, protocols)
+    finally:
+        if game is not None:
+            selectors.detach_seats(game)
+
+
+def _hello_of(game: Any, user: Any, user_id: int | None, tokens: Sequence[str],
+              session: Any, protocols: tuple[subprotocols.SubProtocol, ...]) -> Hello:
     if game is None:  # rare: one more read, for whether the viewer is still allowed
         return Hello(active=user_id is None or accounts_selectors.is_active(user_id))
     if user_id is not None and not game.viewer_active:

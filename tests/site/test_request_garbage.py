@@ -9,12 +9,12 @@ import asyncio
 import gc
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from django.core.signals import request_finished
 from rest_framework.exceptions import ValidationError
-from rest_framework.fields import Field
 
 from accounts import credentials
 from bloqueio_site.api_input import validated
@@ -66,38 +66,33 @@ async def serve(request: dict[str, Any], body: bytes, *, hang_up: bool = False
     return sent
 
 
-@pytest.fixture
-def garbage() -> Iterator[list[Any]]:
-    """What the collector finds unreachable from here on, kept for the test to read."""
+@contextmanager
+def collected() -> Iterator[set[str]]:
+    """The type names of what the garbage collector finds unreachable among what the
+    block makes (what came before is collected first, as usual)."""
     gc.collect()
     gc.disable()
     gc.set_debug(gc.DEBUG_SAVEALL)
-    found: list[Any] = []
+    found: set[str] = set()
     try:
         yield found
+        gc.collect()
+        found.update(type(thing).__name__ for thing in gc.garbage)
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
         gc.enable()
 
 
-def collected(garbage: list[Any]) -> set[str]:
-    gc.collect()
-    garbage.extend(gc.garbage)
-    gc.garbage.clear()
-    return {type(thing).__name__ for thing in garbage}
-
-
-async def test_a_join_leaves_its_request_to_reference_counting(alice, bob, garbage):
+async def test_a_join_leaves_its_request_to_reference_counting(alice, bob):
     game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
-    gc.collect()
-    gc.garbage.clear()
-    sent = await serve(scope("POST", f"/api/games/{game.id}/join/", bob.auth_token.key),
-                       b"{}")
+    with collected() as found:
+        sent = await serve(scope("POST", f"/api/games/{game.id}/join/",
+                                 bob.auth_token.key), b"{}")
     assert sent[0]["status"] == 200
     answer = json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
     assert [s["username"] for s in answer["seats"]][:2] == ["alice", "bob"]
-    left = collected(garbage) & REQUEST_GRAPH
+    left = found & REQUEST_GRAPH
     assert not left, f"an API call left {sorted(left)} to the garbage collector"
 
 
@@ -119,29 +114,45 @@ async def test_a_client_gone_before_its_answer_gets_none_and_the_request_finishe
 
 @pytest.mark.parametrize("data", [{"kind": "bloqueio", "bots": ["easy", "hard"]},
                                   {"kind": "bloqueio", "bots": ["nobody"]}])
-def test_validated_input_leaves_no_serializer_behind(data, garbage):
-    try:
-        assert validated(CreateGameIn, data)["bots"] == data["bots"]
-    except ValidationError as refused:
-        assert "bots" in refused.detail
-    leftover = [thing for thing in (gc.collect(), gc.garbage)[1] if isinstance(thing, Field)]
-    assert not leftover, f"fields left to the collector: {leftover[:5]}"
+def test_validated_input_leaves_no_serializer_behind(data):
+    with collected() as found:
+        try:
+            assert validated(CreateGameIn, data)["bots"] == data["bots"]
+        except ValidationError as refused:
+            assert "bots" in refused.detail
+    fields = found & {"CreateGameIn", "BindingDict", "KindField", "StrictBooleanField",
+                      "TimeControlField", "ListField", "ChoiceField"}
+    assert not fields, f"fields left to the collector: {sorted(fields)}"
 
 
-async def test_an_open_read_on_a_worker_thread_leaves_nothing_behind(alice, bob, settings,
-                                                                      garbage):
+async def test_an_open_read_on_a_worker_thread_leaves_nothing_behind(alice, bob, settings):
     """The loop cannot read (its connections off): the token's user and the hello are
     read on a worker thread, and neither the loop's `Unusable` nor the thread hop it was
     once carried into is left in a cycle."""
     game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
     settings.LOOP_DB_CONNECTIONS = 0
-    gc.collect()
-    gc.garbage.clear()
     before = hello.counts["on_thread"]
-    user = await credentials.auser_for_key(bob.auth_token.key)
-    found = await hello.aread(game.id, user)
+    with collected() as found:
+        user = await credentials.auser_for_key(bob.auth_token.key)
+        read = await hello.aread(game.id, user)
     assert user is not None and user.pk == bob.pk
-    assert found.game is not None and found.game["id"] == game.id
+    assert read.game is not None and read.game["id"] == game.id
     assert hello.counts["on_thread"] == before + 1  # it did take the thread path
-    left = collected(garbage) & {"Unusable", "frame", "traceback", "_WorkItem", "Task"}
+    left = found & {"Unusable", "frame", "traceback", "_WorkItem", "Task", "Game", "Seat"}
     assert not left, f"a read on a thread left {sorted(left)} to the garbage collector"
+
+
+async def test_a_hello_read_on_the_loop_leaves_no_game_behind(alice, bob):
+    """A game read with its seats (every socket's hello) is plain data once the hello is
+    made: the game and its seats, which point at each other, are let go."""
+    game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
+    await asyncio.to_thread(services.join_game, game_id=game.id, user=bob)
+    await hello.aread(game.id, bob)  # the loop's connection is opened outside the count
+    before = hello.counts["on_loop"]
+    with collected() as found:
+        read = await hello.aread(game.id, bob)
+    assert hello.counts["on_loop"] == before + 1
+    assert read.seat == 1 and [s["username"] for s in read.game["seats"]][:2] == [
+        "alice", "bob"]
+    left = found & {"Game", "Seat", "User", "QuerySet"}
+    assert not left, f"a hello left {sorted(left)} to the garbage collector"
