@@ -310,13 +310,12 @@ class Window:
 
     The load client's own garbage collector is kept out of the window: it collects and
     freezes what it holds before the window opens (`pause_collector`) and collects
-    nothing until it closes.
-    Its collections were pauses of the whole client, 5-20 ms (the middle generation)
-    and 70-100 ms (a full one) several times a window with CPython's thresholds, and
-    every move in flight was then timed late by the instrument, not by the server: the
-    continuous run's p99 moves came in clusters at exactly those pauses
-    (docs/performance.md, "Pauses"). What it leaves uncollected meanwhile is bounded by
-    --duration."""
+    nothing until it closes. Its collections were pauses of the whole client, 5-20 ms
+    (the middle generation) and 70-100 ms (a full one) several times a window with
+    CPython's thresholds, and every move in flight was then timed late by the
+    instrument, not by the server: the continuous run's p99 moves came in clusters at
+    exactly those pauses (docs/performance.md, "Pauses"). What it leaves uncollected
+    meanwhile is bounded by --duration."""
 
     def __init__(self, pids: list[int], args: Any) -> None:
         self.pids, self.args = pids, args

@@ -1,7 +1,8 @@
-"""An API call, and a socket's open read on a worker thread, are freed by reference
-counting when they end, not left to the garbage collector, whose collections pause every
-socket of the process (bloqueio_site/asgi_http.py, `_Made`; bloqueio_site/api_input.py;
-bloqueio_site/loop_db.py, `read_one`; docs/performance.md, "Pauses")."""
+"""An API call, a socket's open read on a worker thread and a socket's hello are freed
+by reference counting when they end, not left to the garbage collector, whose collections
+pause every socket of the process (bloqueio_site/asgi_http.py, `_Made`;
+bloqueio_site/api_input.py; bloqueio_site/loop_db.py, `read_one`;
+games/selectors.py, `detach_seats`; docs/performance.md, "Pauses")."""
 
 from __future__ import annotations
 
