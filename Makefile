@@ -9,6 +9,9 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bloqueio
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 PYTEST_ARGS ?=
+# pytest-xdist workers for `make test` (tests/worker_env.py keeps each one's Redis names
+# apart; pytest-django gives each its own test database). 0 runs in one process.
+TEST_WORKERS ?= 2
 
 .PHONY: run test lint check bench-engine clean messages translations
 
@@ -58,7 +61,7 @@ test: $(VENV)/.installed-test translations
 	DATABASE_URL="$${DATABASE_URL:-$(TEST_DATABASE_URL)}" \
 	REDIS_URL="$${REDIS_URL:-$(TEST_REDIS_URL)}" \
 	CHANNEL_LAYER_PREFIX="$${CHANNEL_LAYER_PREFIX:-bloqueio-test}" \
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 # lint-imports: the apps import downward only ([tool.importlinter] in pyproject.toml).
 lint: $(VENV)/.installed-test

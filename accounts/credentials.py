@@ -71,8 +71,9 @@ async def auser_for_key(key: str) -> User | None:
     a worker thread when the loop cannot read (off, SQLite, the read failed)."""
     if not _may_be_key(key):
         return None
-    row = await loop_db.read_one(_USER_FOR_KEY_SQL, [key, key])
-    if row is loop_db.UNREAD:
+    try:
+        row = await loop_db.fetch_one(_USER_FOR_KEY_SQL, [key, key])
+    except loop_db.Unusable:
         return await off_loop(user_for_key)(key)
     return None if row is None else _USERS.load(row)
 

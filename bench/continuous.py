@@ -36,7 +36,7 @@ from load import (
     register,
     server_pids,
 )
-from processes import Window, pause_collector
+from processes import Window, budget, pause_collector
 
 
 @dataclass
@@ -169,5 +169,6 @@ async def main_async(args: argparse.Namespace, bases: list[str],
         "client_cpu_s": round(client_cpu, 2),
         "postgres_redis_cpu_s": round(services_cpu, 2),
         "server_peak_rss_mib": [round(v, 1) for v in rss.values()],
+        **budget(usage, moves),
     }
 

@@ -71,6 +71,7 @@ from processes import (  # noqa: F401  (re-exported: the other benchmarks use lo
     ROOT,
     Window,
     add_server_options,
+    budget,
     cpu_seconds,
     free_port,
     peak_rss_mib,
@@ -325,6 +326,7 @@ async def main_async(args: argparse.Namespace, bases: list[str],
         "client_cpu_s": round(client_cpu, 2),
         "postgres_redis_cpu_s": round(services_cpu, 2),
         "server_peak_rss_mib": [round(v, 1) for v in rss.values()],
+        **budget(usage, moves),
         "unfinished_games": sum(not r.done.is_set() for r in runs),
     }
 

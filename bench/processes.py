@@ -241,6 +241,17 @@ def process_usage(cpu0: dict[int, float]) -> tuple[dict[int, float], dict[int, f
             {pid: peak_rss_mib(pid) for pid in alive})
 
 
+def machine_seconds() -> tuple[float, float]:
+    """The machine's CPU seconds since boot from /proc/stat's first line: (busy, all),
+    every core summed; idle and I/O wait count as not busy."""
+    ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    hertz = os.sysconf("SC_CLK_TCK")
+    # user nice system idle iowait irq softirq steal [guest guest_nice: inside user]
+    idle = ticks[3] + ticks[4]
+    total = sum(ticks[:8])
+    return (total - idle) / hertz, total / hertz
+
+
 def pids_named(*names: str) -> list[int]:
     """Processes whose command name is one of `names` (e.g. PostgreSQL's backends)."""
     found = []
@@ -287,12 +298,35 @@ def start_profilers(pids: list[int], prefix: str, gil: bool, idle: bool = False
 class Usage:
     """What a measured window cost: the servers' CPU seconds and peak RSS by pid, the
     machine's PostgreSQL and Redis CPU seconds (whoever used them meanwhile: an upper
-    bound for this run's share on a shared machine), the load client's own CPU."""
+    bound for this run's share on a shared machine), the load client's own CPU, HAProxy's,
+    and the whole machine's: its busy CPU seconds (every core, every process, the
+    kernel's own work included) against the seconds its cores had. Read together they are
+    the budget of a move: where the machine's time went besides the servers."""
 
     cpu: dict[int, float]
     rss: dict[int, float]
     services_cpu: float
     client_cpu: float
+    haproxy_cpu: float = 0.0
+    machine_busy: float = 0.0
+    machine_total: float = 0.0
+
+
+def budget(usage: Usage, moves: int) -> dict[str, Any]:
+    """The window's CPU a move, by part, in ms, and how busy the machine was (cores used
+    of those it has): what a move cost the whole machine, not only the servers. `other`
+    is the rest of the machine's busy time (the kernel's interrupts, other processes)."""
+    if not moves or not usage.machine_total:
+        return {}
+    parts = {"servers": sum(usage.cpu.values()), "client": usage.client_cpu,
+             "postgres_redis": usage.services_cpu, "haproxy": usage.haproxy_cpu}
+    per_move = {name: round(1000 * seconds / moves, 2) for name, seconds in parts.items()}
+    per_move["other"] = round(1000 * (usage.machine_busy - sum(parts.values())) / moves, 2)
+    per_move["machine"] = round(1000 * usage.machine_busy / moves, 2)
+    cores = os.cpu_count() or 1
+    return {"cpu_ms_per_move": per_move,
+            "machine_busy_cores": round(cores * usage.machine_busy / usage.machine_total, 2),
+            "machine_cores": cores}
 
 
 def pause_collector() -> None:
@@ -329,11 +363,14 @@ class Window:
         self.cpu0 = {pid: cpu_seconds(pid) for pid in self.pids}
         self.services0 = {pid: cpu_seconds(pid)
                           for pid in pids_named("postgres", "redis-server")}
+        self.haproxy0 = {pid: cpu_seconds(pid) for pid in pids_named("haproxy")}
+        self.machine0 = machine_seconds()
         self.client0 = time.process_time()
         return self
 
     def close(self) -> Usage:
         client_cpu = time.process_time() - self.client0
+        busy, total = machine_seconds()
         gc.enable()
         gc.unfreeze()
         cpu, rss = process_usage(self.cpu0)
@@ -342,7 +379,9 @@ class Window:
         born = {pid: 0.0 for pid in pids_named("postgres", "redis-server")
                 if pid not in self.services0}
         services_cpu = sum(process_usage({**self.services0, **born})[0].values())
+        haproxy_cpu = sum(process_usage(self.haproxy0)[0].values())
         for profiler in self.profilers:
             profiler.send_signal(2)
             profiler.wait(30)
-        return Usage(cpu, rss, services_cpu, client_cpu)
+        return Usage(cpu, rss, services_cpu, client_cpu, haproxy_cpu,
+                     busy - self.machine0[0], total - self.machine0[1])

@@ -31,7 +31,6 @@ test too). No background tasks: a loop's connections go when `close_all` is call
 from __future__ import annotations
 
 import asyncio
-import enum
 import functools
 import time
 import weakref
@@ -232,29 +231,6 @@ async def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
                 raise
     counts["reads"] += 1
     return row
-
-
-class Unread(enum.Enum):
-    """`read_one`'s answer where the loop cannot read (a sentinel type checkers narrow)."""
-
-    UNREAD = enum.auto()
-
-
-UNREAD = Unread.UNREAD
-
-
-async def read_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | Unread | None:
-    """`fetch_one`, or `UNREAD` where it is `Unusable`: the caller then reads on a worker
-    thread, after this `except` is over. Called inside it, asgiref's thread hop carries
-    the exception being handled into the thread and raises it there again (so that the
-    function sees it in `sys.exc_info()`), and its traceback then held the hop's frames,
-    work item and futures in a reference cycle: ~140 objects a fallen-back read left to
-    the garbage collector, most of a busy process's young garbage once the API calls
-    left none (docs/performance.md, "Pauses")."""
-    try:
-        return await fetch_one(sql, params)
-    except Unusable:
-        return UNREAD
 
 
 def close_all() -> None:

@@ -8,16 +8,26 @@ from typing import Any
 from asgiref.sync import SyncToAsync
 from django.db import close_old_connections
 
+_NO_EXCEPTION = (None, None, None)
+
 
 class _OffLoop(SyncToAsync):
     # Channels' `database_sync_to_async` does the same through `channels.db`'s name for
     # close_old_connections, which its test communicators patch to a no-op: pooled
     # connections then stayed checked out by threads of finished event loops until the
     # pool ran dry. This module's own reference is never patched.
-    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+    #
+    # asgiref hands the thread the exception its caller is handling (`exc_info`) and
+    # raises it there again, so that the function sees it in `sys.exc_info()`; its
+    # traceback then holds the hop's frames, work item and futures in a reference cycle
+    # (~140 objects a call, left to the garbage collector, whose collections pause every
+    # socket: docs/performance.md, "Pauses"). No function run here reads its caller's
+    # exception, so none is handed over, and an `off_loop` call inside an `except`
+    # (a read that falls back to a thread) leaves nothing behind.
+    def thread_handler(self, loop: Any, exc_info: Any, *args: Any, **kwargs: Any) -> Any:
         close_old_connections()
         try:
-            return super().thread_handler(loop, *args, **kwargs)
+            return super().thread_handler(loop, _NO_EXCEPTION, *args, **kwargs)
         finally:
             close_old_connections()
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Group, Permission
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -23,6 +25,21 @@ def make_user(username: str) -> User:
     user = User.objects.create_user(username=username, password=PASSWORD)
     Token.objects.create(user=user)
     return user
+
+
+def moderators_group() -> Group:
+    """The `moderators` group as the data migrations make it. A transactional test's
+    flush empties every table and post_migrate brings back only content types and
+    permissions, not data migrations' rows: made again here, from the migrations' own
+    lists, when a flush took it."""
+    group, created = Group.objects.get_or_create(name="moderators")
+    if created:
+        wanted = [*import_module("moderation.migrations.0003_moderators_group").PERMISSIONS,
+                  *import_module("chat.migrations.0002_moderators_read_chat").PERMISSIONS]
+        group.permissions.set([
+            Permission.objects.get(content_type__app_label=app, codename=codename)
+            for app, codename in wanted])
+    return group
 
 
 def client_for(user: User | None) -> APIClient:

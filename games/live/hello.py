@@ -105,8 +105,9 @@ async def aread(game_id: int, user: Any, tokens: Sequence[str] = (),
     loop cannot read (off, SQLite, the read failed)."""
     user_id = _user_id(user)
     query, protocols = _sql()
-    row = await loop_db.read_one(query.sql, _params(user_id, game_id))
-    if row is loop_db.UNREAD:
+    try:
+        row = await loop_db.fetch_one(query.sql, _params(user_id, game_id))
+    except loop_db.Unusable:
         counts["on_thread"] += 1
         return await off_loop(read)(game_id, user, tokens, session)
     game = None if row is None else selectors.game_from_row(query, row)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Permission
 
 from accounts.models import User
 from chat import selectors as chat_selectors
@@ -15,7 +15,7 @@ from chat import services as chat_services
 from chat.socket import CHAT_ON_HELLO
 from games import selectors, services
 from games.live import hello
-from tests.conftest import make_user
+from tests.conftest import make_user, moderators_group
 from tests.games.helpers import started_game
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ def _viewers() -> list[User | None]:
     superuser, and an inactive superuser."""
     plain = make_user("plain")
     grouped = make_user("grouped")
-    grouped.groups.add(Group.objects.get(name="moderators"))
+    grouped.groups.add(moderators_group())
     direct = make_user("direct")
     direct.user_permissions.add(Permission.objects.get(
         content_type__app_label="moderation", codename="delete_message"))

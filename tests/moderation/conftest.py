@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
 from typing import Any
 
 import pytest
@@ -11,7 +10,7 @@ from django.contrib.auth.models import Group, Permission
 from django.test import Client
 
 from accounts.models import User
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import PASSWORD, make_user, moderators_group
 
 
 def staff(username: str, *perms: str, group: str | None = None) -> User:
@@ -26,21 +25,6 @@ def staff(username: str, *perms: str, group: str | None = None) -> User:
     if group:
         user.groups.add(Group.objects.get(name=group))
     return User.objects.get(pk=user.pk)  # no stale permission cache
-
-
-def moderators_group() -> Group:
-    """The `moderators` group as the data migrations make it. A transactional test's
-    flush empties every table and post_migrate brings back only content types and
-    permissions, not data migrations' rows: made again here, from the migrations' own
-    lists, when a flush took it."""
-    group, created = Group.objects.get_or_create(name="moderators")
-    if created:
-        wanted = [*import_module("moderation.migrations.0003_moderators_group").PERMISSIONS,
-                  *import_module("chat.migrations.0002_moderators_read_chat").PERMISSIONS]
-        group.permissions.set([
-            Permission.objects.get(content_type__app_label=app, codename=codename)
-            for app, codename in wanted])
-    return group
 
 
 @pytest.fixture(autouse=True)

@@ -1,8 +1,8 @@
 """An API call, a socket's open read on a worker thread and a socket's hello are freed
 by reference counting when they end, not left to the garbage collector, whose collections
 pause every socket of the process (bloqueio_site/asgi_http.py, `_Made`;
-bloqueio_site/api_input.py; bloqueio_site/loop_db.py, `read_one`;
-games/selectors.py, `detach_seats`; docs/performance.md, "Pauses")."""
+bloqueio_site/api_input.py; bloqueio_site/off_loop.py; games/selectors.py,
+`detach_seats`; docs/performance.md, "Pauses")."""
 
 from __future__ import annotations
 
@@ -157,3 +157,26 @@ async def test_a_hello_read_on_the_loop_leaves_no_game_behind(alice, bob):
         "alice", "bob"]
     left = found & {"Game", "Seat", "User", "QuerySet"}
     assert not left, f"a hello left {sorted(left)} to the garbage collector"
+
+
+async def test_off_loop_inside_an_except_carries_no_exception_into_its_thread():
+    """asgiref hands the exception being handled to the worker thread and raises it there
+    again, so that the function sees it in `sys.exc_info()`; its traceback then held the
+    thread hop's frames, work item and futures in a cycle (~140 objects a call). No
+    function run off the loop reads the caller's exception: `off_loop` hands none over."""
+    import sys
+
+    from bloqueio_site.off_loop import off_loop
+
+    def seen() -> Any:
+        return sys.exc_info()[1]
+
+    await off_loop(seen)()  # the pool's thread is started outside the count
+    with collected() as found:
+        try:
+            raise LookupError("handled here")
+        except LookupError:
+            inside = await off_loop(seen)()
+    assert inside is None
+    left = found & {"LookupError", "frame", "traceback", "_WorkItem", "Future", "Task"}
+    assert not left, f"off_loop inside an except left {sorted(left)} to the collector"
