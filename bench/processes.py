@@ -308,6 +308,7 @@ class Usage:
     services_cpu: float
     client_cpu: float
     haproxy_cpu: float = 0.0
+    redis_cpu: float = 0.0  # Redis's part of services_cpu
     machine_busy: float = 0.0
     machine_total: float = 0.0
 
@@ -319,7 +320,8 @@ def budget(usage: Usage, moves: int) -> dict[str, Any]:
     if not moves or not usage.machine_total:
         return {}
     parts = {"servers": sum(usage.cpu.values()), "client": usage.client_cpu,
-             "postgres_redis": usage.services_cpu, "haproxy": usage.haproxy_cpu}
+             "postgres": usage.services_cpu - usage.redis_cpu, "redis": usage.redis_cpu,
+             "haproxy": usage.haproxy_cpu}
     per_move = {name: round(1000 * seconds / moves, 2) for name, seconds in parts.items()}
     per_move["other"] = round(1000 * (usage.machine_busy - sum(parts.values())) / moves, 2)
     per_move["machine"] = round(1000 * usage.machine_busy / moves, 2)
@@ -378,10 +380,13 @@ class Window:
         # connections opened by the first moves) count from zero: all their CPU is in it.
         born = {pid: 0.0 for pid in pids_named("postgres", "redis-server")
                 if pid not in self.services0}
-        services_cpu = sum(process_usage({**self.services0, **born})[0].values())
+        services = process_usage({**self.services0, **born})[0]
+        services_cpu = sum(services.values())
+        redis = set(pids_named("redis-server"))
+        redis_cpu = sum(seconds for pid, seconds in services.items() if pid in redis)
         haproxy_cpu = sum(process_usage(self.haproxy0)[0].values())
         for profiler in self.profilers:
             profiler.send_signal(2)
             profiler.wait(30)
-        return Usage(cpu, rss, services_cpu, client_cpu, haproxy_cpu,
+        return Usage(cpu, rss, services_cpu, client_cpu, haproxy_cpu, redis_cpu,
                      busy - self.machine0[0], total - self.machine0[1])
