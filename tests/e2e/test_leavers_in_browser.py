@@ -65,7 +65,13 @@ def test_a_leaver_is_counted_down_and_a_bot_takes_the_seat(server: Server, worke
         button.wait_for(timeout=10_000)  # the grace (3 s) is over
         shot(mine, "leaver-grace-over")
         button.click()
-        mine.locator("#players li[data-seat='1']").get_by_text("playing for bob").wait_for()
+        try:
+            mine.locator("#players li[data-seat='1']").get_by_text("playing for bob").wait_for()
+        except Exception as exc:  # say what the page was told (a refusal shows its code)
+            status = mine.locator("#status-msg")
+            raise AssertionError(f"no hand-over shown: {status.inner_text()!r} "
+                                 f"(code {status.get_attribute('data-code')!r}); "
+                                 f"errors {mine.errors}") from exc
         mine.wait_for_selector('#board svg.board[data-ply="2"]', timeout=20_000)  # the bot moved
         assert not mine.errors, mine.errors
 
