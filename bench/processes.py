@@ -243,13 +243,13 @@ def process_usage(cpu0: dict[int, float]) -> tuple[dict[int, float], dict[int, f
 
 def machine_seconds() -> tuple[float, float]:
     """The machine's CPU seconds since boot from /proc/stat's first line: (busy, all),
-    every core summed; idle and I/O wait count as not busy."""
+    every core summed. Busy is this machine's own work (user, nice, system, interrupts);
+    idle, I/O wait and steal (a virtual machine's core lent to another) are not."""
     ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     hertz = os.sysconf("SC_CLK_TCK")
     # user nice system idle iowait irq softirq steal [guest guest_nice: inside user]
-    idle = ticks[3] + ticks[4]
-    total = sum(ticks[:8])
-    return (total - idle) / hertz, total / hertz
+    busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6]
+    return busy / hertz, sum(ticks[:8]) / hertz
 
 
 def pids_named(*names: str) -> list[int]:

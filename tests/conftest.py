@@ -146,6 +146,18 @@ def _clear_presence() -> None:
     client.close()
 
 
+def clear_cache() -> None:
+    """Empty the cache of this test run: its own keys only. Django's `cache.clear()` is
+    a FLUSHDB of the whole Redis database, which the other pytest-xdist worker shares
+    (tests/worker_env.py): its presence, socket counts and rate-limit windows went too."""
+    from django.core.cache import cache
+
+    client = cache._cache.get_client(write=True)
+    keys = list(client.scan_iter(match=cache.make_key("*")))
+    if keys:
+        client.delete(*keys)
+
+
 def _clear_rate_limits() -> None:
     """Each test starts with fresh rate-limit windows (bloqueio_site/limits.py): the
     windows outlive a test, and every test client comes from 127.0.0.1."""

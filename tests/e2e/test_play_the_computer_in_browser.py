@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 
 from games import engine
 from games.models import Game
+from tests.conftest import clear_cache
 from tests.e2e.conftest import run_in_browser, shot
 from tests.e2e.test_play_in_browser import pawns, register, walls
 
@@ -76,7 +76,7 @@ def game_ids_from_1() -> Iterator[None]:
         cursor.execute(f"SELECT last_value FROM {sequence}")  # a name from PostgreSQL
         before = cursor.fetchone()[0]
         cursor.execute("SELECT setval(%s, 1, false)", [sequence])
-    cache.clear()  # bot-turn claims of an earlier run's (game 1, ply) must not linger
+    clear_cache()  # bot-turn claims of an earlier run's (game 1, ply) must not linger
     yield
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT setval(%s, GREATEST(%s, (SELECT last_value FROM {sequence})))",

@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
-from django.core.cache import cache
 
 from accounts.models import User
 from games import engine, selectors, services
 from games.models import Event, Game
-from tests.conftest import make_user
+from tests.conftest import clear_cache, make_user
 from tests.live.servers import live_servers, worker
 from tests.live.ws_client import Client
 
@@ -73,7 +72,7 @@ async def test_a_bot_game_runs_to_the_end_through_the_worker(tmp_path: Path) -> 
 
 
 def test_a_worker_killed_mid_thought_never_plays_the_turn_twice(tmp_path: Path) -> None:
-    cache.clear()
+    clear_cache()
     alice = make_user("alice")
     game = services.create_game(user=alice, kind="quoridor", bots=["hard"])
     hard = User.objects.get(bot_level="hard")

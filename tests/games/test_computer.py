@@ -9,7 +9,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 
 from accounts.models import User
@@ -19,14 +18,14 @@ from games.bot_accounts import bot_account, label
 from games.errors import AlreadyStarted, HumansOnly, InvalidRequest, NotABot, NotAPlayer
 from games.models import Event, Game, Rating, RatingChange, Seat
 from games.ranked import leaderboard, matchmaking, ratings
-from tests.conftest import client_for
+from tests.conftest import clear_cache, client_for
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
 def _no_stale_claims() -> None:
-    cache.clear()  # bot-turn claims of an earlier test's (game, ply) must not linger
+    clear_cache()  # bot-turn claims of an earlier test's (game, ply) must not linger
 
 
 def replay_is_legal(game: Game) -> engine.GameState:

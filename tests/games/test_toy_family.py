@@ -9,13 +9,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from accounts.models import User
 from games import bots, computer, engine
 from games.boards import board_spec
-from tests.conftest import client_for
+from tests.conftest import clear_cache, client_for
 from tests.games import toy_family
 from tests.games.toy_family import GOAL, KIND
 
@@ -78,7 +77,7 @@ def test_a_toy_family_plays_over_the_api(toy: engine.Rules, alice: User, bob: Us
 
 
 def test_the_toy_familys_bot_takes_a_seat(toy: engine.Rules, alice: User) -> None:
-    cache.clear()  # bot-turn claims of an earlier test's (game, ply) must not linger
+    clear_cache()  # bot-turn claims of an earlier test's (game, ply) must not linger
     a = client_for(alice)
     created = a.post("/api/games/", {"kind": KIND, "bots": ["medium"]}, format="json")
     assert created.status_code == 201, created.json()

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 
 from bloqueio_site import limits
+from tests.conftest import clear_cache
 
 
 @pytest.fixture(autouse=True)
 def _clear_cache() -> None:
-    cache.clear()
+    clear_cache()
 
 
 def test_within_then_over_the_limit_in_one_window() -> None:
