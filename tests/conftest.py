@@ -146,14 +146,15 @@ def _clear_presence() -> None:
     client.close()
 
 
-def clear_cache() -> None:
-    """Empty the cache of this test run: its own keys only. Django's `cache.clear()` is
-    a FLUSHDB of the whole Redis database, which the other pytest-xdist worker shares
-    (tests/worker_env.py): its presence, socket counts and rate-limit windows went too."""
+def clear_cache(start: str = "") -> None:
+    """Delete this test run's cache keys (those starting with `start`): its own keys
+    only. Django's `cache.clear()` is a FLUSHDB of the whole Redis database, which the
+    other pytest-xdist worker shares (tests/worker_env.py): its presence, socket counts
+    and rate-limit windows went too."""
     from django.core.cache import cache
 
     client = cache._cache.get_client(write=True)
-    keys = list(client.scan_iter(match=cache.make_key("*")))
+    keys = list(client.scan_iter(match=f"{cache.make_key(start)}*"))
     if keys:
         client.delete(*keys)
 
@@ -161,9 +162,4 @@ def clear_cache() -> None:
 def _clear_rate_limits() -> None:
     """Each test starts with fresh rate-limit windows (bloqueio_site/limits.py): the
     windows outlive a test, and every test client comes from 127.0.0.1."""
-    from django.core.cache import cache
-
-    client = cache._cache.get_client(write=True)
-    keys = list(client.scan_iter(match=f"*{cache.make_key('limit:')}*"))
-    if keys:
-        client.delete(*keys)
+    clear_cache("limit:")
