@@ -22,7 +22,6 @@ import redis
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -175,8 +174,7 @@ def hand_to_bot(*, game_id: int, seat: int, user: AbstractBaseUser,
         Seat.objects.filter(pk=held.pk).update(user=bot, bot=True, replaced_id=held.user_id)
         Handover.objects.create(game=game, seat=seat, ply=game.ply, at=now,
                                 replaced_id=held.user_id, bot=bot, by_id=user.pk)
-        Game.objects.filter(pk=game.pk).update(seat_changes=F("seat_changes") + 1)
-        game.refresh_from_db(fields=["seat_changes"])
+        round_store.seats_changed(game)
         # This process forgets its snapshot; the others' fail the write guard's
         # `seat_changes` at their next write and read the seats again.
         transaction.on_commit(lambda: state_cache.drop(game_id))

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from bloqueio_site import jsontext, model_rows
@@ -315,6 +316,16 @@ def _after_the_end(game: Game, seats: list[Seat], after: Round) -> None:
             ratings.rate_bots(game=game, seats=seats, ranking=ranking, now=now)
     if game.ranked:
         LiveRankedSeat.objects.filter(game=game).delete()
+
+
+def seats_changed(game: Game) -> None:
+    """Under the row's lock, in the transaction that changed who sits where (a join, a
+    leave, a bot added, removed or handed a seat): count it. The count orders the
+    announcements of one game that no ply tells apart (games/live/game_socket.py drops a
+    stale one), and the write guard compares it, so no process writes with seats as they
+    were before."""
+    Game.objects.filter(pk=game.pk).update(seat_changes=F("seat_changes") + 1)
+    game.seat_changes += 1
 
 
 def start(game: Game, seats: list[Seat], now: datetime, change: str) -> Game:

@@ -237,6 +237,7 @@ def _take_seat(
     elif seat in taken:
         raise SeatTaken(_("Seat %(seat)s is taken.") % {"seat": seat})
     Seat.objects.create(game=game, seat=seat, user=user, bot=bot)
+    round_store.seats_changed(game)
     if not bot:
         _claim_ranked(game, [user.pk])
     return _seated(game, seats_of(game), "joined")
@@ -341,6 +342,7 @@ def remove_bot(*, game_id: int, user: AbstractBaseUser, seat: int) -> Game:
         if held is None or not held.bot:
             raise NotABot(_("Seat %(seat)s is not a bot's.") % {"seat": seat})
         Seat.objects.filter(pk=held.pk).delete()
+        round_store.seats_changed(game)
         announce_on_commit(game, [s for s in seats if s.seat != seat], [], "left")
     return game
 
@@ -356,6 +358,7 @@ def leave_game(*, game_id: int, user: AbstractBaseUser) -> Game:
             raise NotAPlayer(_("You have no seat in this game."))
         Seat.objects.filter(game=game, seat=seat).delete()
         LiveRankedSeat.objects.filter(game=game, user=user).delete()
+        round_store.seats_changed(game)
         seats = [s for s in seats if s.seat != seat]
         if any(not s.bot for s in seats):
             announce_on_commit(game, seats, [], "left")

@@ -72,6 +72,7 @@ class GameConsumer(BaseConsumer):
     # by (a leaver's grace needs the game's status, start, time control and seats).
     facts: dict[str, Any] | None = None
     answering = False  # a `sync` is being read: live messages wait behind its answer
+    seat_changes = 0  # the game's count of seat changes, as of the latest frame sent
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -99,6 +100,7 @@ class GameConsumer(BaseConsumer):
             return
         game = found.game
         self.seat, self.moderator = found.seat, found.moderator
+        self.seat_changes = found.seat_changes
         self.seat_count = len(game["seats"])
         self.last_ply = game["ply"]
         self._note(game)
@@ -338,6 +340,7 @@ class GameConsumer(BaseConsumer):
             if event["ply"] == self.last_ply + 1:
                 self.last_ply = event["ply"]
                 self.post(text)
+        self.seat_changes = max(self.seat_changes, message.get("seat_changes", 0))
         self._note(message["game"])
 
     def _catch_up(self, message: dict[str, Any], frames: fanout.Frames) -> None:
@@ -384,7 +387,22 @@ class GameConsumer(BaseConsumer):
         for message, frames in held:
             await self.hub_message(message, frames)
 
+    def _stale(self, message: dict[str, Any]) -> bool:
+        """Whether a change was committed before what this socket already sent. A game's
+        announcements can arrive late or out of order (a join's is sent by its worker
+        thread after commit; the socket listens before it reads its `hello`, so one
+        committed before that read can follow it). Seats, ply and status only move
+        forward, so one behind on any of them is old news: shown, it would take back a
+        seat or a move."""
+        game = message["game"]
+        return (message.get("seat_changes", self.seat_changes) < self.seat_changes
+                or game["ply"] < self.noted_ply
+                or _STATUS_ORDER.get(game["status"], 0) < _STATUS_ORDER.get(self.status, 0))
+
     def _changed(self, message: dict[str, Any]) -> None:
+        if self._stale(message):
+            return
+        self.seat_changes = max(self.seat_changes, message.get("seat_changes", 0))
         game = dict(message["game"], presence=self.presence)
         self._note(game)
         if self.user_id is not None:

@@ -488,3 +488,35 @@ async def test_a_socket_several_events_behind_catches_up_with_one_events_frame(f
     assert [e["ply"] for e in frame["events"]] == [1, 2]
     assert frame["game"]["ply"] == 2
     await comm.disconnect()
+
+
+@pytest.mark.parametrize("order", ["in commit order", "reversed"])
+async def test_a_change_announced_after_the_hello_read_takes_back_no_seat(order):
+    """A join's announcement is sent after its commit, so one committed before a socket's
+    hello read can reach the socket after its hello, in order or not (two joins sent by
+    two worker threads). The socket drops it: its player keeps the seat the hello gave
+    it, and nobody is shown the game as it was before (seat 3 empty, still waiting)."""
+    late: list[broadcast.Committed] = []
+    with lost_notices():
+        broadcast.subscribe(late.append)
+        try:
+            gid, users = await seat_four()
+        finally:
+            broadcast.unsubscribe(late.append)
+    assert [m.change for m in late] == ["created", "joined", "joined", "started"]
+    assert [m.seat_changes for m in late] == [0, 1, 2, 3]
+    dave = await joined(gid, users[3])
+    spectator = await joined(gid)
+    for message in late if order == "in commit order" else late[::-1]:
+        realtime.on_committed(message)  # on its way when the sockets read their hello
+    await play(gid, users, 0)  # announced after them: the sockets have seen them all
+    for comm in (dave, spectator):
+        while (frame := await comm.receive_json_from())["type"] != "event":
+            if frame["type"] == "game":  # the start again at most: nothing older
+                assert frame["game"]["status"] == "active", frame
+                assert all(s["username"] for s in frame["game"]["seats"]), frame
+    await dave.send_json_to({"type": "action", "action": MOVE1, "ply": 1, "ref": "d"})
+    refusal = await receive_type(dave, "error")
+    assert (refusal["code"], refusal["ref"]) == ("not_your_turn", "d")
+    for comm in (dave, spectator):
+        await comm.disconnect()

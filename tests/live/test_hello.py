@@ -47,8 +47,11 @@ def test_one_statement_without_chat(players: list[User],
     game = started_game(players)
     with django_assert_num_queries(1):
         found = hello.read(game.pk, players[2])
-    assert found == hello.Hello(active=True, game=selectors.game_json(selectors.get_game(
-        game.pk)), seat=2, histories=(), moderator=False)
+    read = selectors.get_game(game.pk)
+    assert found == hello.Hello(active=True, game=selectors.game_json(read), seat=2,
+                                histories=(), moderator=False,
+                                seat_changes=read.seat_changes)
+    assert read.seat_changes == 3  # three joins: the count orders their announcements
 
 
 def test_what_it_reads_agrees_with_the_separate_reads(players: list[User]) -> None:
