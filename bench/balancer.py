@@ -48,23 +48,28 @@ class Ports:
 @contextmanager
 def proxies(count: int, servers: list[str], ports: Ports, per_proxy: int
             ) -> Iterator[list[tuple[str, subprocess.Popen[bytes]]]]:
-    """`count` HAProxy processes running deploy/haproxy.cfg for `servers`: (URL, process)."""
+    """`count` HAProxy processes running deploy/haproxy.cfg for `servers`: (URL, process).
+    Several share the game table as peers (docs/scaling.md), as a deployment runs them."""
     if not HAPROXY.exists():
         raise SystemExit(f"{HAPROXY} is missing: apt-get install haproxy")
     log_dir = ROOT / "test-artifacts"
     log_dir.mkdir(exist_ok=True)
     config = log_dir / "bench-haproxy.cfg"
-    config.write_text(haproxy_config.render([s.removeprefix("http://") for s in servers]))
+    peers = ([(f"lb{n}", f"127.0.0.1:{ports.take()}") for n in range(1, count + 1)]
+             if count > 1 else [])
+    config.write_text(haproxy_config.render([s.removeprefix("http://") for s in servers],
+                                            peers=peers))
     started: list[tuple[str, subprocess.Popen[bytes]]] = []
     try:
-        for _ in range(count):
+        for n in range(count):
             port, stats = ports.take(), ports.take()
             env = {**os.environ, "HAPROXY_BIND": f"127.0.0.1:{port}",
                    "HAPROXY_STATS_BIND": f"127.0.0.1:{stats}",
                    "HAPROXY_MAXCONN": str(per_proxy + 100)}
             log = (log_dir / f"haproxy-{port}.log").open("wb")
+            local = ["-L", peers[n][0]] if peers else []
             started.append((f"http://127.0.0.1:{port}", subprocess.Popen(
-                [str(HAPROXY), "-db", "-f", str(config)], env=env, stdout=log,
+                [str(HAPROXY), "-db", *local, "-f", str(config)], env=env, stdout=log,
                 stderr=subprocess.STDOUT)))
         for base, proc in started:
             wait_healthy(base, proc, 30, log_dir / f"haproxy-{urlparse(base).port}.log")

@@ -45,6 +45,7 @@ class WindowRun(GameRun):
     list shared by every game and set when the window opens."""
 
     window: list[float] = field(default_factory=lambda: [float("inf"), float("inf")])
+    timed: list[tuple[float, int]] = field(default_factory=list)  # (sent at, ply) of each latency
 
     def received(self, ply: int, now: float) -> None:
         count = self.seen.get(ply, 0) + 1
@@ -52,6 +53,7 @@ class WindowRun(GameRun):
         if count == self.connections:
             if self.window[0] <= now <= self.window[1]:
                 self.latencies.append(now - self.sent_at[ply])
+                self.timed.append((self.sent_at[ply], ply))
             if ply == len(self.actions):
                 self.done.set()
 
@@ -109,6 +111,21 @@ async def _slot(n: int, base: str, ws_bases: list[str], tokens: list[str],
         tally.runs.append(run)
 
 
+def _dump(path: str, tally: Tally, opens: float) -> None:
+    """`--latencies PATH`: one line a timed move, `sent latency game ply` (seconds after
+    the window opened, ms), sorted by send time: where the slow moves cluster. The first
+    line gives the window's opening on the monotonic clock that other processes' logs
+    (a collector's, `time.perf_counter()`) can be lined up with; lines `# start B R`
+    each game start (its create sent, every hello in; seconds after the opening)."""
+    rows = sorted((sent - opens, 1000 * took, r.game_id, ply) for r in tally.runs
+                  for took, (sent, ply) in zip(r.latencies, r.timed, strict=True))
+    with open(path, "w") as out:
+        out.write(f"# window opened at {opens:.4f} (time.perf_counter)\n")
+        out.writelines(f"# start {ready - took - opens:.4f} {ready - opens:.4f}\n"
+                       for ready, took in sorted(tally.starts))
+        out.writelines(f"{sent:.4f} {took:.2f} {game} {ply}\n" for sent, took, game, ply in rows)
+
+
 async def main_async(args: argparse.Namespace, bases: list[str],
                      pids: list[int] | None = None) -> dict[str, Any]:
     games = [json.loads(line) for line in RECORDED.read_text().splitlines() if line.strip()]
@@ -144,6 +161,8 @@ async def main_async(args: argparse.Namespace, bases: list[str],
         stop.set()
         await asyncio.wait_for(asyncio.gather(*slots, return_exceptions=True), 30)
     opens, closes = window
+    if args.latencies:
+        _dump(args.latencies, tally, opens)
     latencies = sorted(x for r in tally.runs for x in r.latencies)
     starts = sorted(took for at, took in tally.starts if opens <= at <= closes)
     moves = len(latencies)

@@ -360,6 +360,9 @@ def main() -> None:
     parser.add_argument("--continuous", type=float, default=0, metavar="WINDOW",
                         help="slots that start the next game over the API when one ends; "
                              "measure a window of WINDOW seconds (bench/continuous.py)")
+    parser.add_argument("--latencies", metavar="PATH",
+                        help="with --continuous: write every timed move (send time, "
+                             "latency, game, ply) to PATH")
     parser.add_argument("--warmup", type=float, default=5,
                         help="with --continuous: seconds of play before the window opens")
     parser.add_argument("--server-commit", metavar="REV",

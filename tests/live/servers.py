@@ -75,15 +75,17 @@ def _wait_healthy(server: Server, deadline: float, probe: str = "/healthz") -> N
 
 
 def start(tmp: Path, redis_url: str | None = None, server: str | None = None,
-          env: dict[str, str] | None = None, probe: str = "/healthz") -> Server:
+          env: dict[str, str] | None = None, probe: str = "/healthz",
+          port: int | None = None) -> Server:
     """A server process as `python -m bloqueio_site.serve` runs it: `server` (daphne or
     uvicorn), by default the one production runs (`SERVER`, else serve's default);
-    `env` adds to (or replaces) server_env's variables; ready once `probe` answers 200."""
-    port = free_port()
+    `env` adds to (or replaces) server_env's variables; ready once `probe` answers 200.
+    `port`: a dead server's again (a balancer knows it by it), else a free one."""
+    port = port or free_port()
     log = tmp / f"server-{port}.log"
     process = subprocess.Popen(
         command(["127.0.0.1", str(port)], server),
-        cwd=ROOT, env=process_env({**server_env(redis_url), **(env or {})}), stdout=log.open("wb"),
+        cwd=ROOT, env=process_env({**server_env(redis_url), **(env or {})}), stdout=log.open("ab"),
         stderr=subprocess.STDOUT,
     )
     found = Server(port, process, log)
