@@ -148,9 +148,15 @@ def seats_from_json(game: Game, text: str) -> list[Seat]:
 
 
 def attach_seats(game: Game, seats: list[Seat]) -> None:
-    """Make `game.seats.all()` answer `seats` without a query, exactly as
-    `prefetch_related("seats")` leaves it (Django keeps prefetched rows this way)."""
-    cached = game.seats.all()  # a queryset of the relation, not run
+    """Make `game.seats.all()` answer `seats` without a query, as
+    `prefetch_related("seats")` leaves it (Django keeps prefetched rows this way).
+
+    The cached queryset is the relation's own filter (so `game.seats.filter(...)` still
+    reads this game's seats only), built from the model's manager, not the game's: the
+    relation's manager looks up the connection of the calling context, and on the event
+    loop each socket is a context of its own, so every `hello` made a DatabaseWrapper
+    (~15 objects in a cycle) that the collector freed when the socket went."""
+    cached = Seat.objects.filter(game_id=game.pk)  # not run
     cached._result_cache = seats
     cached._prefetch_done = True
     game._prefetched_objects_cache = {"seats": cached}
