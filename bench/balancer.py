@@ -2,8 +2,8 @@
 
 The proxies run deploy/haproxy.cfg rendered for the servers (deploy/haproxy_config.py),
 as docs/scaling.md deploys it: every socket and REST call of one game reaches one server
-process, chosen by game id. Ports come from a range of their own (`Ports`), so benchmarks
-sharing a machine with the test suite never race it for a port.
+process, the one its first request was placed on. Ports come from a range of their own
+(`Ports`), so benchmarks sharing a machine with the test suite never race it for a port.
 """
 
 from __future__ import annotations

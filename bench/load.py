@@ -24,8 +24,8 @@ and spreads the clients over them round-robin, as a load balancer would.
 
 `--haproxy K` puts K HAProxy processes running deploy/haproxy.cfg in front of the
 spawned servers instead (bench/balancer.py), clients spread over the proxies: every
-socket and REST call of one game then reaches one server, chosen by game id, as
-docs/scaling.md deploys it.
+socket and REST call of one game then reaches one server, the one the game's first
+request was placed on by load, as docs/scaling.md deploys it.
 
     python bench/load.py --spawn 2 --haproxy 1 --games 50
 

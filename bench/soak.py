@@ -30,11 +30,11 @@ processes (see bench/wsbench.py), so the client is not one saturated event loop.
 
 --haproxy K puts K HAProxy processes (deploy/haproxy.cfg, rendered for the spawned
 servers) in front of the servers and spreads the clients over them: each game's sockets
-then sit on one server process, chosen by game id (docs/scaling.md). K > 1 because an
-HAProxy holds two file descriptors per client (its side and the server's) and the
-machine may cap a process below 2 x the sockets (`ulimit -Hn`); K balancers with the
-same configuration route every game alike. Spawned servers and proxies listen on
---ports (default 9100-9199).
+then sit on one server process, the one each game was placed on (docs/scaling.md). K > 1
+because an HAProxy holds two file descriptors per client (its side and the server's) and
+the machine may cap a process below 2 x the sockets (`ulimit -Hn`); K balancers share the
+game table as HAProxy peers (bench/balancer.py), so they route every game alike. Spawned
+servers and proxies listen on --ports (default 9100-9199).
 
     .venv/bin/python bench/soak.py --spawn 2 --haproxy 2 --sockets 10000 --games 500
 

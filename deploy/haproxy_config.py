@@ -11,6 +11,8 @@ game's process by name.
 Several balancers in front of the same processes share that table as HAProxy peers:
 name each one and where it listens for the others (``--peer NAME=HOST:PORT``, the same
 list for all), and start each with its own name, ``haproxy -L NAME -f haproxy.cfg``.
+Without ``-L`` (or with a name not in the list) HAProxy drops the peers section with only
+a warning, and that balancer keeps a table of its own.
 
     python3 deploy/haproxy_config.py --peer lb1=10.0.0.2:10000 --peer lb2=10.0.0.3:10000 \
         10.0.0.5:8000 10.0.0.5:8001 > haproxy.cfg

@@ -269,7 +269,8 @@ def _time_adapter() -> Callable[[Any], Any]:
     connection of the calling context, and on the event loop every socket is a context of
     its own: each socket's first move made a DatabaseWrapper (with its operations,
     features, client... in a cycle) only to adapt these values, and left it to the
-    collector when the socket went. The adapter reads settings, never the connection."""
+    collector when the socket went. The adapter reads the settings (SQLite's also the
+    time zone they name), never a live connection; the process keeps the one wrapper."""
     return connections[DEFAULT_DB_ALIAS].ops.adapt_datetimefield_value
 
 

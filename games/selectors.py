@@ -152,7 +152,8 @@ def attach_seats(game: Game, seats: list[Seat]) -> None:
     `prefetch_related("seats")` leaves it (Django keeps prefetched rows this way).
 
     The cached queryset is the relation's own filter (so `game.seats.filter(...)` still
-    reads this game's seats only), built from the model's manager, not the game's: the
+    reads this game's seats only, though without setting each `seat.game` as the
+    relation's would), built from the model's manager, not the game's: the
     relation's manager looks up the connection of the calling context, and on the event
     loop each socket is a context of its own, so every `hello` made a DatabaseWrapper
     (~15 objects in a cycle) that the collector freed when the socket went."""

@@ -340,8 +340,13 @@ class GameConsumer(BaseConsumer):
             if event["ply"] == self.last_ply + 1:
                 self.last_ply = event["ply"]
                 self.post(text)
-        self.seat_changes = max(self.seat_changes, message.get("seat_changes", 0))
         self._note(message["game"])
+        if message.get("seat_changes", 0) > self.seat_changes:
+            # The seats changed since this socket last heard (its start, a hand-over),
+            # and that change may still be on its way, behind these events, then dropped
+            # as old news: follow the seats these events' game shows.
+            self.seat_changes = message["seat_changes"]
+            self._follow_seats(message["game"], "handover")
 
     def _catch_up(self, message: dict[str, Any], frames: fanout.Frames) -> None:
         """The hub's one read for every socket of the game (after a lost notification):
@@ -405,17 +410,22 @@ class GameConsumer(BaseConsumer):
         self.seat_changes = max(self.seat_changes, message.get("seat_changes", 0))
         game = dict(message["game"], presence=self.presence)
         self._note(game)
-        if self.user_id is not None:
-            seat = next((s["seat"] for s in game["seats"]
-                         if s["username"] == self.user.username), None)
-            if seat != self.seat:  # joined or left while connected: present as the new role
-                previous, self.seat = self.seat, seat
-                asyncio.get_running_loop().create_task(self._reseat(previous))
-            elif self.seat is not None and message["change"] in ("started", "handover"):
-                # A grace shows only in a running game and never for a bot's seat: the
-                # players' sockets publish the presence again, judged by the new game.
-                asyncio.get_running_loop().create_task(self._represent())
+        self._follow_seats(game, message["change"])
         self.post(jsontext.dumps({"type": "game", "change": message["change"], "game": game}))
+
+    def _follow_seats(self, game: dict[str, Any], change: str) -> None:
+        """Present this socket in the role `game`'s seats give its account."""
+        if self.user_id is None:
+            return
+        seat = next((s["seat"] for s in game["seats"]
+                     if s["username"] == self.user.username), None)
+        if seat != self.seat:  # joined or left while connected: present as the new role
+            previous, self.seat = self.seat, seat
+            asyncio.get_running_loop().create_task(self._reseat(previous))
+        elif self.seat is not None and change in ("started", "handover"):
+            # A grace shows only in a running game and never for a bot's seat: the
+            # players' sockets publish the presence again, judged by the new game.
+            asyncio.get_running_loop().create_task(self._represent())
 
     async def _represent(self) -> None:
         try:

@@ -520,3 +520,33 @@ async def test_a_change_announced_after_the_hello_read_takes_back_no_seat(order)
     assert (refusal["code"], refusal["ref"]) == ("not_your_turn", "d")
     for comm in (dave, spectator):
         await comm.disconnect()
+
+
+async def test_a_player_seated_by_a_change_still_on_its_way_is_seated_by_the_next_move():
+    """Dave's socket opens before he joins (a spectator's role). His join starts the game,
+    but its announcement is overtaken by the first move's: the move's game shows the new
+    seats, so the socket takes seat 3 from it, and the start arriving late is old news."""
+    users = [await sync_to_async(make_user)(n) for n in ("alice", "bob", "carol", "dave")]
+    game = await sync_to_async(services.create_game)(user=users[0], kind="bloqueio")
+    for user in users[1:3]:
+        await sync_to_async(services.join_game)(game_id=game.pk, user=user)
+    dave = await joined(game.pk, users[3])
+    late: list[broadcast.Committed] = []
+    with lost_notices():
+        broadcast.subscribe(late.append)
+        try:
+            await sync_to_async(services.join_game)(game_id=game.pk, user=users[3])
+        finally:
+            broadcast.unsubscribe(late.append)
+    await play(game.pk, users, 0)  # announced: the game after it has dave in seat 3
+    assert (await receive_type(dave, "event"))["event"]["ply"] == 1
+    await dave.send_json_to({"type": "action", "action": MOVE1, "ply": 1, "ref": "d"})
+    refusal = await receive_type(dave, "error")
+    assert (refusal["code"], refusal["ref"]) == ("not_your_turn", "d")
+    (started,) = late
+    realtime.on_committed(started)  # the start, at last
+    await play(game.pk, users, 1)
+    while (frame := await dave.receive_json_from())["type"] != "event":
+        assert frame["type"] != "game", frame  # the start at ply 0 is not shown again
+    assert frame["event"]["ply"] == 2
+    await dave.disconnect()
