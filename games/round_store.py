@@ -19,7 +19,6 @@ from datetime import datetime
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
-from django.db.models import F
 from django.utils.translation import gettext as _
 
 from bloqueio_site import jsontext, model_rows
@@ -336,8 +335,13 @@ def seats_changed(game: Game) -> None:
     announcements of one game that no ply tells apart (games/live/game_socket.py drops a
     stale one), and the write guard compares it, so no process writes with seats as they
     were before."""
-    Game.objects.filter(pk=game.pk).update(seat_changes=F("seat_changes") + 1)
+    with connection.cursor() as cursor:  # one fixed statement: no query to compile
+        cursor.execute(_COUNT_SEAT_CHANGE, [game.pk])
     game.seat_changes += 1
+
+
+_COUNT_SEAT_CHANGE = (f"UPDATE {Game._meta.db_table} SET seat_changes = seat_changes + 1 "
+                      "WHERE id = %s")
 
 
 def start(game: Game, seats: list[Seat], now: datetime, change: str) -> Game:
