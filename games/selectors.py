@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -256,7 +256,16 @@ def events_after(game_id: int, after: int = 0, upto: int | None = None) -> list[
     return [event.as_json() for event in rows]
 
 
-def events_and_game(game_id: int, after: int) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+class CaughtUp(NamedTuple):
+    """A catch-up read: the events, the game they lead to and its count of seat changes
+    (which orders the announcements that are not events: games/live/game_socket.py)."""
+
+    events: list[dict[str, Any]]
+    game: dict[str, Any]
+    seat_changes: int
+
+
+def events_and_game(game_id: int, after: int) -> CaughtUp | None:
     """Events after `after` and the game they lead to, consistent with each other (None:
     no such game).
 
@@ -267,7 +276,8 @@ def events_and_game(game_id: int, after: int) -> tuple[list[dict[str, Any]], dic
     game = get_game(game_id)
     if game is None:
         return None
-    return events_after(game_id, after, upto=game.ply), game_json(game)
+    return CaughtUp(events_after(game_id, after, upto=game.ply), game_json(game),
+                    game.seat_changes)
 
 
 def engine_event(action: dict[str, Any], seat: int) -> dict[str, Any]:

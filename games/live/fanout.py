@@ -370,10 +370,10 @@ class Hub:
                 log.warning("fan-out: refill of %s failed (%r); its sockets check", topic, exc)
                 await self._tell([topic])
                 continue
-            if found is not None and found[0]:
-                events, game = found
-                await self.deliver(topic, {"type": "game.refill", "events": events,
-                                           "game": game})
+            if found is not None and found.events:
+                await self.deliver(topic, {"type": "game.refill", "events": found.events,
+                                           "game": found.game,
+                                           "seat_changes": found.seat_changes})
 
     async def audit(self, *, confirm: bool = False) -> list[str] | None:
         """Compare the plies of the games listened to here with the database's; note the

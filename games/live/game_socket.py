@@ -287,11 +287,12 @@ class GameConsumer(BaseConsumer):
             if found is None:
                 await self.send_json(self.error("not_found", NO_GAME, params={"id": self.game_id}))
                 return
-            events, game = found
+            events, game = found.events, found.game
             game["presence"] = self.presence
             if events:
                 self.last_ply = max(self.last_ply, events[-1]["ply"])
             self._note(game)
+            self._seats_counted(game, found.seat_changes)
             await self.send_json({"type": "events", "events": events, "game": game})
             for protocol, since in histories:
                 found_after = await off_loop(_history_after)(protocol, self.game_id,
@@ -341,12 +342,16 @@ class GameConsumer(BaseConsumer):
                 self.last_ply = event["ply"]
                 self.post(text)
         self._note(message["game"])
-        if message.get("seat_changes", 0) > self.seat_changes:
-            # The seats changed since this socket last heard (its start, a hand-over),
-            # and that change may still be on its way, behind these events, then dropped
-            # as old news: follow the seats these events' game shows.
-            self.seat_changes = message["seat_changes"]
-            self._follow_seats(message["game"], "handover")
+        self._seats_counted(message["game"], message.get("seat_changes", 0))
+
+    def _seats_counted(self, game: dict[str, Any], seat_changes: int) -> None:
+        """`game` came with events (live, a sync answer, a catch-up) and `seat_changes`
+        seat changes. If the seats changed since this socket last heard (its start, a
+        hand-over), that change may still be on its way, behind these events, and would
+        be dropped as old news: follow the seats this game shows now."""
+        if seat_changes > self.seat_changes:
+            self.seat_changes = seat_changes
+            self._follow_seats(game, "handover")
 
     def _catch_up(self, message: dict[str, Any], frames: fanout.Frames) -> None:
         """The hub's one read for every socket of the game (after a lost notification):
@@ -360,6 +365,7 @@ class GameConsumer(BaseConsumer):
             return
         self.last_ply = events[-1]["ply"]
         self._note(message["game"])
+        self._seats_counted(message["game"], message.get("seat_changes", 0))
         # One missing event goes out as usual; several as a sync answer, since an `event`
         # frame's game must be the game after that event.
         text = frames.events()[start] if start == len(events) - 1 else frames.events_answer(start)
@@ -374,9 +380,10 @@ class GameConsumer(BaseConsumer):
         try:
             found = await off_loop(selectors.events_and_game)(self.game_id, self.last_ply)
             if found is not None:
-                events, game = found
+                events, game = found.events, found.game
                 game["presence"] = self.presence
                 self._note(game)
+                self._seats_counted(game, found.seat_changes)
                 for event in events:
                     if event["ply"] == self.last_ply + 1:
                         self.last_ply = event["ply"]

@@ -550,3 +550,36 @@ async def test_a_player_seated_by_a_change_still_on_its_way_is_seated_by_the_nex
         assert frame["type"] != "game", frame  # the start at ply 0 is not shown again
     assert frame["event"]["ply"] == 2
     await dave.disconnect()
+
+
+async def test_a_sync_answer_outdates_the_changes_committed_before_its_read():
+    """Carol joins and leaves a waiting game; both announcements are still on their way
+    when a spectator's `sync` reads the game (carol gone). Her join, arriving after the
+    answer, is older than what the answer showed: it is dropped, not shown as if she sat
+    there again (same status, same ply: only the count of seat changes tells)."""
+    users = [await sync_to_async(make_user)(n) for n in ("alice", "bob", "carol", "dave")]
+    game = await sync_to_async(services.create_game)(user=users[0], kind="bloqueio")
+    await sync_to_async(services.join_game)(game_id=game.pk, user=users[1])
+    watcher = await joined(game.pk)
+    late: list[broadcast.Committed] = []
+    with lost_notices():
+        broadcast.subscribe(late.append)
+        try:
+            await sync_to_async(services.join_game)(game_id=game.pk, user=users[2])
+            await sync_to_async(services.leave_game)(game_id=game.pk, user=users[2])
+        finally:
+            broadcast.unsubscribe(late.append)
+    assert [m.change for m in late] == ["joined", "left"]
+    await watcher.send_json_to({"type": "sync", "after": 0})
+    answer = await receive_type(watcher, "events")
+    assert "carol" not in [s["username"] for s in answer["game"]["seats"]]
+    for message in late:
+        realtime.on_committed(message)  # her join, then her leave: older news
+    await sync_to_async(services.join_game)(game_id=game.pk, user=users[3])  # after them
+    while True:
+        frame = await receive_type(watcher, "game")
+        names = [s["username"] for s in frame["game"]["seats"]]
+        assert "carol" not in names, frame
+        if "dave" in names:
+            break
+    await watcher.disconnect()
