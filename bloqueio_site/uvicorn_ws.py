@@ -83,6 +83,19 @@ class BloqueioWebSocketProtocol(WebSocketsSansIOProtocol):
             scope["extensions"][SCOPE_KEY] = self.drain
             scope["extensions"][SEND_NOW_KEY] = self.send_now
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        # Nothing reads or parses for this connection any more: break the two cycles
+        # that would leave it (~40 objects) to the garbage collector's next middle
+        # collection instead of reference counting (docs/performance.md). The scope's
+        # `send_now` is this protocol's own method (the outbox keeps its own reference
+        # and sees `disconnected`), and websockets' parser is a generator whose frame
+        # holds its connection.
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope.get("extensions", {}).pop(SEND_NOW_KEY, None)
+        self.conn.parser.close()
+
     def send_now(self, text: str) -> bool:
         """Write `text` as one frame if the socket takes it without waiting; False (and
         nothing written) otherwise: the caller queues it for its writer task."""

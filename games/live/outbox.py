@@ -35,6 +35,14 @@ TOO_SLOW_REASON = "not reading fast enough; reconnect and sync"
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+async def _gone(message: dict[str, Any]) -> None:
+    """A stopped outbox's way out: nowhere."""
+
+
+def _nothing() -> None:
+    pass
+
+
 class Outbox:
     """The frames on their way to one socket, and the task that writes them."""
 
@@ -90,12 +98,16 @@ class Outbox:
             self._write_one({"type": "websocket.close", "code": code, "reason": reason}))
 
     def stop(self) -> None:
-        """The socket is gone: stop writing."""
+        """The socket is gone: stop writing, and let go of the socket's and the server's
+        methods and of the writer task (whose cancelled frame points back here), so that
+        reference counting frees the socket, not the garbage collector."""
         self.closed = True
         self._items.clear()
         self._bytes = 0
         if self._writer is not None and not self._writer.done():
             self._writer.cancel()
+        self._writer = None
+        self._send, self._send_now, self._on_overflow = _gone, None, _nothing
 
     def _wake(self) -> None:
         if self._writer is None:

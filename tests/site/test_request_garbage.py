@@ -15,15 +15,21 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+import uvicorn
+import websockets
+from channels.testing import WebsocketCommunicator
 from django.core.signals import request_finished
 from rest_framework.exceptions import ValidationError
 
 from accounts import credentials
 from bloqueio_site.api_input import validated
 from bloqueio_site.asgi import application
+from bloqueio_site.uvicorn_ws import BloqueioWebSocketProtocol
 from games import services
 from games.api.serializers import CreateGameIn
 from games.live import hello
+from tests.live.servers import free_port
+from tests.ws_helpers import LOCAL, receive_type, token_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -212,3 +218,73 @@ async def test_off_loop_inside_an_except_carries_no_exception_into_its_thread():
     left = sorted(found & {"LookupError", "_WorkItem", "Future", "Task"})
     left += request_frames(found.objects, HOP_CODE)
     assert not left, f"off_loop inside an except left {left} to the collector"
+
+
+async def _game_socket_session(port: int | None, game_id: int, token: str) -> None:
+    """Open a player's socket on `game_id`, read its hello, close it; through uvicorn on
+    `port` (a real connection), else through `WebsocketCommunicator`."""
+    if port is None:
+        comm = WebsocketCommunicator(application, f"/ws/games/{game_id}/",
+                                     headers=[*LOCAL, *token_headers(token)])
+        assert (await comm.connect())[0]
+        await receive_type(comm, "hello")
+        await comm.disconnect()
+        return
+    async with websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/games/{game_id}/", open_timeout=10,
+            additional_headers={"Origin": f"http://127.0.0.1:{port}",
+                                "Authorization": f"Token {token}"}) as ws:
+        assert json.loads(await ws.recv())["type"] == "hello"
+
+
+async def test_a_closed_socket_leaves_its_consumer_to_reference_counting(alice, bob):
+    """A game socket's consumer, its outbox and its cancelled heartbeat are freed when the
+    socket ends (games/live/sockets.py `_let_go`, games/live/outbox.py `stop`): left in
+    cycles, every socket closed since a process's last middle collection was walked by
+    it (~60 objects each, docs/performance.md)."""
+    game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
+    await asyncio.to_thread(services.join_game, game_id=game.id, user=bob)
+    token = bob.auth_token.key
+    await _game_socket_session(None, game.id, token)  # the loop's connection, the hub
+    with collected() as found:
+        await _game_socket_session(None, game.id, token)
+        await asyncio.sleep(0.05)  # the cancelled heartbeat's last step
+    left = sorted(found & {"GameConsumer", "Outbox", "TokenBucket", "CancelledError"})
+    left += request_frames(found.objects, ("games/live/",))
+    assert not left, f"a closed socket left {left} to the garbage collector"
+
+
+async def test_a_closed_connection_leaves_uvicorns_protocol_to_reference_counting(
+        alice, bob):
+    """Through uvicorn itself, as production serves (bloqueio_site/uvicorn_ws.py): the
+    protocol, websockets' connection and its parser are freed when the connection goes,
+    the consumer with them."""
+    game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
+    await asyncio.to_thread(services.join_game, game_id=game.id, user=bob)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(
+        application, host="127.0.0.1", port=port, ws=BloqueioWebSocketProtocol,
+        ws_per_message_deflate=False, lifespan="off", log_level="warning"))
+    serving = asyncio.create_task(server.serve())
+    try:
+        for _ in range(500):
+            if server.started:
+                break
+            await asyncio.sleep(0.01)
+        assert server.started
+        token = bob.auth_token.key
+        await _game_socket_session(port, game.id, token)
+        with collected() as found:
+            await _game_socket_session(port, game.id, token)
+            for _ in range(100):  # until the server has seen the close through
+                if not server.server_state.connections:
+                    break
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.05)
+        assert not server.server_state.connections
+        left = sorted(found & {"BloqueioWebSocketProtocol", "ServerProtocol", "GameConsumer",
+                               "Outbox"})
+        assert not left, f"a closed connection left {left} to the garbage collector"
+    finally:
+        server.should_exit = True
+        await serving
