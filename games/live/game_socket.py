@@ -351,7 +351,9 @@ class GameConsumer(BaseConsumer):
         be dropped as old news: follow the seats this game shows now."""
         if seat_changes > self.seat_changes:
             self.seat_changes = seat_changes
-            self._follow_seats(game, "handover")
+            # In a running game the seats' holders changed (a start, a hand-over): the
+            # presence is published again, as for those changes themselves.
+            self._follow_seats(game, "handover" if game["status"] == "active" else "seats")
 
     def _catch_up(self, message: dict[str, Any], frames: fanout.Frames) -> None:
         """The hub's one read for every socket of the game (after a lost notification):
@@ -441,9 +443,13 @@ class GameConsumer(BaseConsumer):
             log.warning("presence update of game %s failed (%r)", self.game_id, exc)
 
     async def _reseat(self, previous: int | None) -> None:
-        """Present this socket in its new role (Redis: off the fan-out's path)."""
+        """Present this socket in its new role (Redis: off the fan-out's path); not if it
+        closed meanwhile (its release took it out of the presence; a touch would bring
+        it back, a ghost for up to the presence's lifetime)."""
         try:
             await presence.leave(self.game_id, self.conn_id, previous)
+            if not getattr(self, "present", False):
+                return
             await presence.touch(self.game_id, self.conn_id, self.seat)
             await self._announce_presence(await self._presence_snapshot())
         except Exception as exc:

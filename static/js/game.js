@@ -287,6 +287,15 @@ const hint = $("hint-box") && createHint($("hint-box"), { board: () => board });
 const table = createTable(data);
 const isChat = (f) => typeof f.ref === "string" && f.ref.startsWith("chat-");
 
+// The seat this page's account holds in `g` (null: watching), from every frame with a
+// game: a change that seated it may be overtaken by the next move, which the server then
+// seats the socket by (docs/realtime.md, "A `game` frame never takes anything back").
+function followSeats(g) {
+  const found = g.seats.findIndex((s) => s.username && s.username === data.me.username);
+  const seat = found === -1 ? null : found;
+  if (seat !== mySeat) { mySeat = seat; buildBoard(); }
+}
+
 const socket = new GameSocket(game.id, game.ply, {
   hello(you, g) {
     sent = null; // a new connection: a frame in flight was either applied or lost
@@ -296,6 +305,7 @@ const socket = new GameSocket(game.id, game.ply, {
     refreshLegal();
   },
   events(fresh, g) {
+    followSeats(g);
     const colour = game.state.colour; // the colour to move before them (CONTRACT.md), if any
     for (const [i, e] of fresh.entries()) {
       rows.push({ ply: e.ply, seat: e.seat, action: e.action, text: family.formatAction(e.action, e.seat),
@@ -310,8 +320,7 @@ const socket = new GameSocket(game.id, game.ply, {
     refreshLegal();
   },
   change(f) {
-    const seat = f.game.seats.findIndex((s) => s.username && s.username === data.me.username);
-    if ((seat === -1 ? null : seat) !== mySeat) { mySeat = seat === -1 ? null : seat; buildBoard(); }
+    followSeats(f.game);
     takeGame(f.game);
     render();
     refreshLegal();

@@ -45,15 +45,22 @@ def test_application_sessions_carry_the_three_timeouts():
 @pytest.fixture
 def stalled() -> Iterator[Any]:
     """A holder of the lock: `stalled(game_id)` opens an application session (same
-    options), locks the game's row and leaves the transaction open, idle."""
+    options), locks the game's row and leaves the transaction open, idle. With
+    `ended=False` the server does not end it after its idle timeout (10 s): twelve
+    waiters queue behind one another for the row (each up to its 3 s lock timeout,
+    9 s in all here), and on a busy machine the last of them outlived the holder and
+    made its move."""
     held: list[psycopg.Connection[Any]] = []
     params = connection.settings_dict
 
-    def hold(game_id: int) -> psycopg.Connection[Any]:
+    def hold(game_id: int, ended: bool = True) -> psycopg.Connection[Any]:
         conn = psycopg.connect(
             dbname=params["NAME"], user=params["USER"], host=params["HOST"],
             port=params["PORT"] or 5432, password=params["PASSWORD"] or None,
             options=params["OPTIONS"].get("options", ""))
+        if not ended:
+            conn.execute("SET idle_in_transaction_session_timeout = 0")
+            conn.commit()
         conn.execute(f"SELECT id FROM {Game._meta.db_table} WHERE id = %s FOR UPDATE",
                      [game_id])
         held.append(conn)
@@ -73,7 +80,7 @@ def test_moves_on_a_stalled_game_are_refused_and_the_site_keeps_answering(
         alice, bob, carol, dave, stalled):
     game = started_game([alice, bob], kind="bloqueio2")
     other = started_game([carol, dave], kind="bloqueio2")
-    stalled(game.pk)
+    stalled(game.pk, ended=False)  # the server's own end of it: the next test
 
     # Twelve moves at once on the stalled game (more than the pool holds): each is
     # refused with 503 `unavailable` and Retry-After once it waited its lock_timeout,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import socket
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,7 +29,6 @@ from bloqueio_site.uvicorn_ws import BloqueioWebSocketProtocol
 from games import services
 from games.api.serializers import CreateGameIn
 from games.live import hello
-from tests.live.servers import free_port
 from tests.ws_helpers import LOCAL, receive_type, token_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -261,11 +261,13 @@ async def test_a_closed_connection_leaves_uvicorns_protocol_to_reference_countin
     the consumer with them."""
     game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
     await asyncio.to_thread(services.join_game, game_id=game.id, user=bob)
-    port = free_port()
+    listening = socket.socket()  # bound here: no other process can take the port
+    listening.bind(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(
-        application, host="127.0.0.1", port=port, ws=BloqueioWebSocketProtocol,
-        ws_per_message_deflate=False, lifespan="off", log_level="warning"))
-    serving = asyncio.create_task(server.serve())
+        application, ws=BloqueioWebSocketProtocol, ws_per_message_deflate=False,
+        lifespan="off", log_config=None, log_level="warning"))
+    serving = asyncio.create_task(server.serve(sockets=[listening]))
     try:
         for _ in range(500):
             if server.started:
@@ -276,12 +278,12 @@ async def test_a_closed_connection_leaves_uvicorns_protocol_to_reference_countin
         await _game_socket_session(port, game.id, token)
         with collected() as found:
             await _game_socket_session(port, game.id, token)
-            for _ in range(100):  # until the server has seen the close through
-                if not server.server_state.connections:
+            for _ in range(500):  # until the connection and its application are done
+                if not server.server_state.connections and not server.server_state.tasks:
                     break
                 await asyncio.sleep(0.01)
             await asyncio.sleep(0.05)
-        assert not server.server_state.connections
+        assert not server.server_state.connections and not server.server_state.tasks
         left = sorted(found & {"BloqueioWebSocketProtocol", "ServerProtocol", "GameConsumer",
                                "Outbox"})
         assert not left, f"a closed connection left {left} to the garbage collector"
