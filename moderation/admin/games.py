@@ -27,10 +27,16 @@ from moderation.admin.reason import ReasonForm, reason_page, with_reason
 
 
 class SeatInline(admin.TabularInline):
+    """The seats, to watch. Who sits where changes only through the services (a seat's
+    removal below; joins, leaves, hand-overs), which count every change
+    (`Game.seat_changes`), announce it and guard the game's writes with it: a seat's
+    `bot` or `replaced` edited here, even by a superuser, would do none of that."""
+
     model = Seat
     extra = 0
     can_delete = False
-    readonly_fields = ("seat", "user", "joined_at", "remove")
+    fields = ("seat", "user", "bot", "replaced", "joined_at", "remove")
+    readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

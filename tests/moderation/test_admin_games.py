@@ -106,6 +106,15 @@ def test_game_admin_filters_and_search(alice, bob, mod):
     assert f"{GAMES}{game.pk}/change/".encode() not in client.get(GAMES + "?q=zed").content
 
 
+def test_the_seats_are_read_only_even_to_a_superuser(alice, bob, root):
+    """Who sits where changes only through the services, which count and announce it."""
+    game = started_game([alice, bob], kind="quoridor")
+    page = browser(root).get(f"{GAMES}{game.pk}/change/")
+    assert page.status_code == 200 and b"alice" in page.content
+    assert b'name="seats-0-bot"' not in page.content
+    assert b'name="seats-0-replaced"' not in page.content
+
+
 def test_the_event_list_is_read_only_and_linked(alice, bob, mod):
     game = started_game([alice, bob], kind="quoridor")
     finish_by_resignations(game, [alice, bob], [1])
