@@ -187,8 +187,12 @@ def test_two_player_blokus_marks_each_move_with_the_colour_that_moved(server: An
         assert marks == ["B", "Y", "R"], marks
         action = rules.legal_actions(state)[0].to_json()  # green, live, from bob's page
         other = open_game(new_page, game_id, "bob")
-        other.evaluate("(a) => window.bloqueioSocket.send({type: 'action', action: a, ply: 3})",
-                       action)
+        # The board is drawn from the page before its socket opens: send once it has its
+        # hello (a frame sent before is not sent at all; seen once on a busy CI).
+        other.wait_for_function("() => window.bloqueioSocket.hellos > 0")
+        sent = other.evaluate(
+            "(a) => window.bloqueioSocket.send({type: 'action', action: a, ply: 3})", action)
+        assert sent is True
         page.wait_for_selector('#moves li[data-ply="4"]')
         marks = page.eval_on_selector_all("#moves li .who", "els => els.map(e => e.textContent)")
         assert marks == ["B", "Y", "R", "G"], marks
