@@ -54,7 +54,13 @@ def test_a_leaver_is_counted_down_and_a_bot_takes_the_seat(server: Server, worke
         theirs = open_game(new_page, game.pk, "bob")
         away = mine.locator('#players .away[data-seat="1"]')
         theirs.context.close()  # every socket of bob's goes
-        away.wait_for()
+        try:
+            away.wait_for()
+        except Exception as exc:  # say what the page shows of the seats instead
+            raise AssertionError(
+                f"bob's leaving not shown: players {mine.locator('#players').inner_text()!r}, "
+                f"status {mine.locator('#status-msg').inner_text()!r}; "
+                f"errors {mine.errors}") from exc
         assert re.fullmatch(r"bob disconnected( — 0:0\d)?", away.inner_text()), away.inner_text()
         back = open_game(new_page, game.pk, "bob")
         away.wait_for(state="detached")
