@@ -42,8 +42,9 @@ from typing import Any
 
 import psycopg
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
+from django.db import OperationalError, connections
 
+from bloqueio_site import model_rows
 from bloqueio_site.postgres.base import speaks
 
 RETRY_CONNECT_AFTER = 1.0  # seconds of `Unusable` after a connection could not be opened
@@ -121,17 +122,7 @@ def enabled() -> bool:
 
 @functools.cache
 def _on_postgresql() -> bool:
-    return _database().vendor == "postgresql"
-
-
-@functools.cache
-def _database() -> Any:
-    """A DatabaseWrapper of this module's own, never connected, for what these
-    connections take from Django's: the settings' parameters, the time zone, the error
-    mapping. `connections["default"]` is the calling context's, and on the event loop
-    every socket is a context of its own: a lookup there made each socket a wrapper
-    (with its operations, features, client... in a cycle) for the collector to free."""
-    return connections.create_connection(DEFAULT_DB_ALIAS)
+    return model_rows.database().vendor == "postgresql"
 
 
 def _pool_options() -> dict[str, Any]:
@@ -174,7 +165,7 @@ async def _take(pool: _Connections) -> tuple[psycopg.AsyncConnection[Any], float
 
 
 async def _open() -> psycopg.AsyncConnection[Any]:
-    database = _database()
+    database = model_rows.database()
     params = database.get_connection_params()
     params.pop("cursor_factory", None)  # Django's (synchronous) class; binding stays server-side
     conn = await psycopg.AsyncConnection.connect(autocommit=True, **params)
@@ -237,7 +228,7 @@ async def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
         except psycopg.Error as exc:
             if conn.broken or conn.closed:
                 raise Unusable(f"the connection failed under the read ({exc!r})") from exc
-            with _database().wrap_database_errors:  # Django's mapping, as its cursors
+            with model_rows.database().wrap_database_errors:  # Django's mapping, as its cursors
                 raise
     counts["reads"] += 1
     return row

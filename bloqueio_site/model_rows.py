@@ -9,12 +9,24 @@ in the model's field order, so a row maps onto `Model.from_db` directly.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 
 M = TypeVar("M", bound=Model)
+
+
+@functools.cache
+def database() -> Any:
+    """A DatabaseWrapper of the process's own for the default database, never connected:
+    what code beside the ORM takes from Django (converters, the time adapter, connection
+    parameters, the error mapping) reads only its settings. `connections["default"]` is
+    the calling context's, and under ASGI every socket is a context of its own: a lookup
+    on the event loop made each socket a wrapper (its operations, features, client... in
+    a cycle) for the collector to free (docs/performance.md, "Placed by load")."""
+    return connections.create_connection(DEFAULT_DB_ALIAS)
 
 
 class ModelRows(Generic[M]):
@@ -33,7 +45,7 @@ class ModelRows(Generic[M]):
         # only the fields' own (JSON text to objects); SQLite's backend adds its own,
         # which read nothing of the connection but its settings.
         self._db = DEFAULT_DB_ALIAS
-        self._wrapper = connections[self._db]
+        self._wrapper = database()
         self._converters = [
             (index, converters) for index, field in enumerate(self.fields)
             if (converters := [*self._wrapper.ops.get_db_converters(field.cached_col),

@@ -12,13 +12,12 @@ The event log's unique (game, ply) and append-only trigger hold whatever happens
 from __future__ import annotations
 
 import copy
-import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from bloqueio_site import jsontext, model_rows
@@ -262,22 +261,12 @@ def _write(loaded: Loaded, game: Game, state_text: str, events: Sequence[RoundEv
         return True
 
 
-@functools.cache
-def _time_adapter() -> Callable[[Any], Any]:
-    """The backend's datetime adapter, looked up once. `connection.ops` looks up the
-    connection of the calling context, and on the event loop every socket is a context of
-    its own: each socket's first move made a DatabaseWrapper (with its operations,
-    features, client... in a cycle) only to adapt these values, and left it to the
-    collector when the socket went. The adapter reads the settings (SQLite's also the
-    time zone they name), never a live connection; the process keeps the one wrapper."""
-    return connections[DEFAULT_DB_ALIAS].ops.adapt_datetimefield_value
-
-
 def _values(loaded: Loaded, game: Game, state_text: str, events: Sequence[RoundEvent]
             ) -> tuple[list[Any], list[tuple[Any, ...]]]:
     """The guarded update's parameters (the row after, then the row as loaded) and the
     events' rows."""
-    as_json, as_time = jsontext.dumps, _time_adapter()
+    # Not `connection.ops`: on the event loop, that made each socket a wrapper.
+    as_json, as_time = jsontext.dumps, model_rows.database().ops.adapt_datetimefield_value
     row = loaded.game
     params: list[Any] = [
         game.ply, state_text, game.status,
