@@ -1,0 +1,94 @@
+"""An API call hops from the event loop to its request's thread once: `request_started`,
+the middleware and view, and the response's close (`request_finished`) run in that one
+call (bloqueio_site/asgi_http.py, `GuardedASGIHandler.handle`), where Django makes three
+hops and the thread's return for reuse a fourth (docs/performance.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from django.core.signals import request_finished, request_started
+
+from bloqueio_site import asgi_http
+from games import services
+from tests.site.test_request_garbage import scope, serve
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class CountingExecutor(ThreadPoolExecutor):
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.calls = 0
+
+    def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.calls += 1
+        return super().submit(*args, **kwargs)
+
+
+class CountingThreads(asgi_http._Threads):
+    def __init__(self) -> None:
+        super().__init__()
+        self.made: list[CountingExecutor] = []
+
+    def take(self) -> ThreadPoolExecutor:
+        executor = CountingExecutor()
+        self.made.append(executor)
+        return executor
+
+
+@pytest.fixture
+def threads(monkeypatch: pytest.MonkeyPatch) -> CountingThreads:
+    counting = CountingThreads()
+    monkeypatch.setattr(asgi_http, "_THREADS", counting)
+    return counting
+
+
+@pytest.fixture
+def signals() -> Iterator[list[str]]:
+    seen: list[str] = []
+
+    def started(sender: object, **_: Any) -> None:
+        seen.append("started")
+
+    def finished(sender: object, **_: Any) -> None:
+        seen.append("finished")
+
+    request_started.connect(started)
+    request_finished.connect(finished)
+    yield seen
+    request_started.disconnect(started)
+    request_finished.disconnect(finished)
+
+
+async def test_a_read_runs_on_its_thread_in_one_hop(alice, bob, threads, signals):
+    game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
+    sent = await serve(scope("GET", f"/api/games/{game.id}/", bob.auth_token.key), b"")
+    assert sent[0]["status"] == 200
+    assert json.loads(sent[1]["body"])["id"] == game.id
+    [executor] = threads.made
+    assert executor.calls == 1
+    assert signals == ["started", "finished"]
+    assert threads.idle == [executor]  # back for reuse at once, nothing queued on it
+
+
+async def test_a_refused_write_is_one_hop_too(alice, threads, signals):
+    sent = await serve(scope("POST", "/api/games/", alice.auth_token.key),
+                       b'{"kind": "chess"}')
+    assert sent[0]["status"] == 400
+    assert json.loads(sent[1]["body"])["code"] == "invalid"
+    assert [e.calls for e in threads.made] == [1]
+    assert signals == ["started", "finished"]
+
+
+async def test_a_client_gone_before_its_answer_finishes_the_request_once(alice, threads,
+                                                                       signals):
+    sent = await serve(scope("GET", "/api/kinds/", alice.auth_token.key), b"",
+                       hang_up=True)
+    assert sent == []
+    assert signals == ["started", "finished"]  # not twice: the view's close sent it
