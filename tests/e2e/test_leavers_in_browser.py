@@ -38,6 +38,11 @@ def open_game(new_page: Any, game_id: int, username: str) -> Any:
     log_in(page, username)
     page.goto(f"/games/{game_id}/")
     page.wait_for_selector('#board svg.board[data-status="active"]')
+    # The board is drawn from the page before its socket opens; the server counts a
+    # seat present (and, once all its sockets close, away) from the socket's hello on.
+    # A context closed before that left no "away" to show (the test timed out waiting
+    # for it once on a busy CI at a1523e7).
+    page.wait_for_function("() => window.bloqueioSocket && window.bloqueioSocket.hellos > 0")
     return page
 
 
