@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import threading
@@ -98,26 +99,18 @@ class _Made:
     whose renderer context holds the view, ...), so none of them was freed when the
     call ended: every API call left ~200 objects to the garbage collector, most of the
     young garbage of a busy web process, and each collection is a pause of every socket
-    on it (docs/performance.md, "Pauses"). Emptying them once the whole response is
-    sent frees the rest by reference counting. Only then: a view whose client hung up
-    may still be running on its thread."""
+    on it (docs/performance.md, "Pauses"). Emptying them once the call is over (its
+    view has returned and its response is closed, whether the client stayed for the
+    answer or not) frees the rest by reference counting."""
 
     def __init__(self) -> None:
         self.request: HttpRequest | None = None
         self.response: HttpResponse | None = None
-        self.sent = False
-
-    def watching(self, send: Send) -> Send:
-        async def noting(message: dict[str, Any]) -> None:
-            await send(message)
-            if message["type"] == "http.response.body" and not message.get("more_body"):
-                self.sent = True
-        return noting
 
     def release(self) -> None:
         request, response = self.request, self.response
         self.request = self.response = None
-        if not self.sent or request is None or response is None:
+        if request is None or response is None:
             return
         context = getattr(response, "renderer_context", None)
         if isinstance(context, dict):  # DRF's: the view and its Request
@@ -130,6 +123,15 @@ class _Made:
 
 
 _made: ContextVar[_Made | None] = ContextVar("bloqueio_handler_call", default=None)
+
+
+def _view_done(body_file: Any, hop: asyncio.Future[HttpResponse]) -> None:
+    """Whatever became of the call, the body is closed once its view is done with it,
+    and a failure of its thread is marked seen (`handle` raises it when it waits for the
+    answer; a call cancelled meanwhile has nobody left to tell)."""
+    body_file.close()
+    if not hop.cancelled():
+        hop.exception()
 
 
 class GuardedASGIHandler(ASGIHandler):
@@ -146,6 +148,10 @@ class GuardedASGIHandler(ASGIHandler):
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._respond_async = sync_to_async(self._respond, thread_sensitive=True)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
@@ -154,15 +160,15 @@ class GuardedASGIHandler(ASGIHandler):
         token = _made.set(made)
         try:
             async with ThreadSensitiveContext(executor=executor):
-                await self.handle(scope, receive, made.watching(send))
+                await self.handle(scope, receive, send)
         except BaseException:
             _THREADS.give(executor)  # a view cancelled on its way may still run there
             raise
         else:
             _THREADS.give(executor, idle=True)  # `handle` waited for all it ran there
+            made.release()  # the view has returned and its response is closed
         finally:
             _made.reset(token)
-        made.release()
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Django 5.2's `handle`, with the request's thread work in one hop.
@@ -174,15 +180,16 @@ class GuardedASGIHandler(ASGIHandler):
         three in one, closing a response whose content is already built before it is
         sent: `request_finished` (which gives the database connection back) then comes
         before the answer's bytes rather than after. A streaming response is closed
-        after it is sent, as Django does. The rest is Django's: a client that hangs up
-        before its answer gets none, the view running on to its end on its thread."""
+        after it is sent, as Django does. As in Django, a client that hangs up before
+        its answer gets none, and the view runs on to its end on its thread: this waits
+        for it (the request's thread is then free for the next request)."""
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
         set_script_prefix(get_script_prefix(scope))
-        hop = asyncio.ensure_future(
-            sync_to_async(self._respond, thread_sensitive=True)(scope, body_file))
+        hop = asyncio.ensure_future(self._respond_async(scope, body_file))
+        hop.add_done_callback(functools.partial(_view_done, body_file))
 
         async def process_request() -> None:
             response = await asyncio.shield(hop)
@@ -191,16 +198,20 @@ class GuardedASGIHandler(ASGIHandler):
 
         tasks = [asyncio.create_task(self.listen_for_disconnect(receive)),
                  asyncio.create_task(process_request())]
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for task in tasks:
-            if not task.done():
-                task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        response = await hop  # the view's thread has finished, answered or not
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:  # this call cancelled too (a server stopping): stop both before leaving
+            for task in tasks:
+                task.cancel()  # nothing for one that is done
+            outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        failed = [o for o in outcomes if isinstance(o, BaseException)
+                  and not isinstance(o, asyncio.CancelledError)]
+        del outcomes, tasks
+        if failed:
+            raise failed[0]  # Django's too: a message after the body that is no disconnect
+        response = await asyncio.shield(hop)  # the view's thread has finished, answered or not
         if not response.closed:  # a streaming response: closed once sent (or dropped)
             await sync_to_async(response.close)()
-        body_file.close()
 
     def _respond(self, scope: Scope, body_file: Any) -> HttpResponse:
         """On the request's thread: `request_started`, the request, the middleware and
@@ -217,7 +228,11 @@ class GuardedASGIHandler(ASGIHandler):
         if isinstance(response, FileResponse):
             response.block_size = self.chunk_size
         if not response.streaming:
-            response.close()
+            try:
+                response.close()
+            except Exception:  # a `request_finished` receiver: the answer still goes out
+                logging.getLogger("django.request").exception(
+                    "Closing the response of %s failed", scope.get("path"))
         return response
 
     async def listen_for_disconnect(self, receive: Receive) -> None:

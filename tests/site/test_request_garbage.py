@@ -145,7 +145,7 @@ async def test_a_client_gone_before_its_answer_gets_none_and_the_request_finishe
                            hang_up=True)
     finally:
         request_finished.disconnect(note)
-    assert sent == []  # the view was cancelled: nothing written to a gone client
+    assert sent == []  # the answer of a view whose client left is dropped, not written
     assert finished  # and Django still said the request finished (connections closed)
 
 
