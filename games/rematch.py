@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import announce, engine, privacy, round_store
+from games import announce, engine, privacy, round_store, seat_rows
 from games.errors import GameNotFound, NotAPlayer, NotFinished, RematchClosed
 from games.models import Game, Rematch, Seat, Status
 from games.selectors import seats_of
@@ -130,9 +130,8 @@ def _start(game: Game, seats: list[Seat], offered_by: int) -> Game:
         kind=game.kind, ranked=False, private=True, seat_count=game.seat_count,
         time_control=game.time_control, created_by_id=offered_by,
         state=rules.initial().to_json(), invite_token=privacy.new_token())
-    Seat.objects.bulk_create([
-        Seat(game=new, seat=(s.seat + 1) % game.seat_count, user_id=s.user_id, bot=s.bot)
-        for s in seats])
+    seat_rows.insert(new.pk, [((s.seat + 1) % game.seat_count, s.user_id, s.bot)
+                              for s in seats])
     return round_store.start(new, seats_of(new), timezone.now(), "started")
 
 

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from bloqueio_site import limits
-from games import engine, privacy, round_store
+from games import engine, privacy, round_store, seat_rows
 from games.announce import announce_on_commit
 from games.bot_accounts import bot_account
 from games.errors import (
@@ -42,7 +42,6 @@ from games.errors import (
 from games.models import (
     Game,
     Invitation,
-    InvitationStatus,
     LiveRankedSeat,
     QueueEntry,
     Seat,
@@ -184,10 +183,8 @@ def create_game(
             created_by=user, state=rules.initial().to_json(), private=private,
             invite_token=privacy.new_token(),
         )
-        Seat.objects.bulk_create(
-            [Seat(game=game, seat=0, user=user)]
-            + [Seat(game=game, seat=i, user=bot, bot=True)
-               for i, bot in enumerate(bot_users, start=1)])
+        seat_rows.insert(game.pk, [(0, user.pk, False)] + [
+            (i, bot.pk, True) for i, bot in enumerate(bot_users, start=1)])
         _claim_ranked(game, [user.pk])
         game = _seated(game, seats_of(game), "created")
     return game
@@ -195,11 +192,7 @@ def create_game(
 
 def _check_open_games(user: AbstractBaseUser) -> None:
     """Refuse a game that would wait beside OPEN_GAMES_PER_USER of the user's own."""
-    # Why lock the creator's row: two creates at once by one user queue here, so both
-    # cannot pass the count below. Nobody else waits on it.
-    User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
-    waiting = Game.objects.filter(created_by=user, status=Status.WAITING,
-                                  seats__user=user).count()
+    waiting = seat_rows.waiting_created(user.pk)  # under the creator's row lock
     if waiting >= OPEN_GAMES_PER_USER:
         raise TooManyOpenGames(
             _("You have %(waiting)s games waiting for players (at most %(cap)s): start, "
@@ -236,7 +229,7 @@ def _take_seat(
                              % {"last": game.seat_count - 1})
     elif seat in taken:
         raise SeatTaken(_("Seat %(seat)s is taken.") % {"seat": seat})
-    Seat.objects.create(game=game, seat=seat, user=user, bot=bot)
+    seat_rows.insert(game.pk, [(seat, user.pk, bot)])
     round_store.seats_changed(game)
     if not bot:
         _claim_ranked(game, [user.pk])
@@ -284,8 +277,7 @@ def start_ranked_game(
         )
         _claim_ranked(game, user_ids)
         QueueEntry.objects.filter(user_id__in=user_ids).delete()
-        Seat.objects.bulk_create(
-            [Seat(game=game, seat=i, user_id=uid) for i, uid in enumerate(user_ids)])
+        seat_rows.insert(game.pk, [(i, uid, False) for i, uid in enumerate(user_ids)])
         game = round_store.start(game, seats_of(game), now, "matched")
     return game
 
@@ -311,9 +303,7 @@ def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None,
         game, seats = _check_waiting(*found)
         if _seat_of(seats, user) is not None:
             raise AlreadySeated(_("You already have a seat in this game."))
-        Invitation.objects.filter(game_id=game_id, invited_id=user.pk,
-                                  status=InvitationStatus.PENDING).update(
-            status=InvitationStatus.ACCEPTED)
+        seat_rows.accept_invitation(game_id, user.pk)
         return _take_seat(game, seats, user, seat, bot=False)
 
 

@@ -5,14 +5,17 @@ stops both together."""
 from __future__ import annotations
 
 import base64
+import json
 import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,6 +60,7 @@ def test_make_run_serves_the_site_with_its_worker_and_stops_both(tmp_path: Path)
 
         assert _wait(worker_alive, 30), "make run started no worker"
         _leave_during_connect(port)
+        game_id = _two_seated(port)
         time.sleep(2)  # eight idle bot ticks, two idle clock ticks
     finally:
         os.killpg(make.pid, signal.SIGINT)  # Ctrl-C in the terminal
@@ -65,9 +69,47 @@ def test_make_run_serves_the_site_with_its_worker_and_stops_both(tmp_path: Path)
     time.sleep(11)
     done = subprocess.run(check, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "no worker is running" in done.stderr
+    _assert_seats_stored_as_django_does(tmp_path / "db.sqlite3", game_id)
     console = (tmp_path / "make-run.log").read_text()
     assert "Traceback" not in console
     _assert_quiet(console, port)
+
+
+def _api(port: int, path: str, body: dict[str, Any], token: str | None = None) -> Any:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method="POST",
+                                     data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    if token:
+        request.add_header("Authorization", f"Token {token}")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def _two_seated(port: int) -> int:
+    """A game created and joined over the API on SQLite: the seats' fixed statements
+    (games/seat_rows.py) run on the embedded database too."""
+    tokens = [_api(port, "/api/auth/register/",
+                   {"username": name, "password": f"pw-{name}-Embedded!9"})["token"]
+              for name in ("ana", "rui")]
+    game = _api(port, "/api/games/", {"kind": "bloqueio2"}, tokens[0])
+    joined = _api(port, f"/api/games/{game['id']}/join/", {}, tokens[1])
+    assert joined["status"] == "active"
+    assert [s["username"] for s in joined["seats"]] == ["ana", "rui"]
+    return int(game["id"])
+
+
+def _assert_seats_stored_as_django_does(path: Path, game_id: int) -> None:
+    """The seats' times are written as the ORM writes the game's own (SQLite keeps them
+    as text: another form would not read back, or sort, as a time)."""
+    with sqlite3.connect(path) as db:
+        created = db.execute("SELECT created_at FROM games_game WHERE id = ?",
+                             [game_id]).fetchone()[0]
+        joined = [row[0] for row in db.execute(
+            "SELECT joined_at FROM games_seat WHERE game_id = ? ORDER BY seat", [game_id])]
+    form = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?")
+    assert form.fullmatch(created), created
+    assert len(joined) == 2 and all(form.fullmatch(at) for at in joined), joined
+    assert created <= joined[0] <= joined[1]
 
 
 def _leave_during_connect(port: int) -> None:
