@@ -5,22 +5,27 @@ The ORM compiles each query afresh on every call, 0.4-0.6 ms of CPU apiece here,
 than PostgreSQL spends answering it, and a game's start (a create and three joins) ran
 six of them (docs/performance.md, "Cheaper starts"). These are the statements, their SQL
 fixed once, for both databases the site runs on (PostgreSQL, and SQLite for the
-embedded default). Nothing else writes seats.
+embedded default). Every seat is inserted here; a leave or a bot's removal deletes one
+and a hand-over to a bot updates one through the ORM (rare, and not on a start).
+
+Like the ORM's writes, each marks its transaction for rollback when it fails, and the
+lock of the open-games check is refused outside a transaction (where it would hold
+nothing).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
-from django.db import connection
+from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from accounts.models import User
 from bloqueio_site import model_rows
 from games.models import Game, Invitation, InvitationStatus, Seat, Status
 
-_SEAT_COLUMNS = ", ".join(Seat._meta.get_field(name).column
-                          for name in ("game", "seat", "user", "joined_at", "bot"))
 _LOCK_USER = f"SELECT id FROM {User._meta.db_table} WHERE id = %s"
 _WAITING_CREATED = (
     f"SELECT COUNT(*) FROM {Game._meta.db_table} g "
@@ -31,14 +36,24 @@ _ACCEPT_INVITATION = (
     "WHERE game_id = %s AND invited_id = %s AND status = %s")
 
 
+@functools.cache
+def _insert_sql(rows: int) -> str:
+    values = ", ".join(["(%s, %s, %s, %s, %s)"] * rows)
+    return (f"INSERT INTO {Seat._meta.db_table} (game_id, seat, user_id, joined_at, bot) "
+            f"VALUES {values}")
+
+
 def waiting_created(user_id: int) -> int:
     """In a transaction: lock the user's row, then count the waiting games they created
     and still sit in. The lock queues two creates by one user here, so both cannot pass
-    a cap on the count; nobody else takes it. Two statements, not one: a statement that
-    waited for the lock would count as of before the other create committed
-    (round_store.lock_row says why)."""
+    a cap on the count. Two statements, not one: a statement that waited for the lock
+    would count as of before the other create committed (round_store.lock_row says
+    why)."""
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("waiting_created locks a row: call it in a "
+                                         "transaction")
     lock = _LOCK_USER + (" FOR UPDATE" if connection.features.has_select_for_update else "")
-    with connection.cursor() as cursor:
+    with transaction.mark_for_rollback_on_error(), connection.cursor() as cursor:
         cursor.execute(lock, [user_id])
         cursor.execute(_WAITING_CREATED, [user_id, Status.WAITING.value])
         row = cursor.fetchone()
@@ -52,17 +67,15 @@ def insert(game_id: int, seats: Sequence[tuple[int, int, bool]]) -> None:
     if not seats:
         return
     now = model_rows.database().ops.adapt_datetimefield_value(timezone.now())
-    values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(seats))
     params: list[object] = []
     for seat, user_id, bot in seats:
         params += [game_id, seat, user_id, now, bot]
-    with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {Seat._meta.db_table} ({_SEAT_COLUMNS}) "
-                       f"VALUES {values}", params)
+    with transaction.mark_for_rollback_on_error(), connection.cursor() as cursor:
+        cursor.execute(_insert_sql(len(seats)), params)
 
 
 def accept_invitation(game_id: int, user_id: int) -> None:
     """The user's pending invitation to the game, if any, is accepted (they joined)."""
-    with connection.cursor() as cursor:
+    with transaction.mark_for_rollback_on_error(), connection.cursor() as cursor:
         cursor.execute(_ACCEPT_INVITATION, [InvitationStatus.ACCEPTED.value, game_id,
                                             user_id, InvitationStatus.PENDING.value])
