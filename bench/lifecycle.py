@@ -22,7 +22,9 @@ one operation at a time, `--games` times each, in the order a game lives them:
 For each: the latency (p50, p90, max; a REST call to its response unless said) and the
 server's CPU per operation, read from /proc over the whole phase (so everything the
 operation sets off is counted: fan-out, presence, the socket's clean-up). Nothing else
-runs meanwhile, so the figures are the edges' own cost, not queueing.
+runs meanwhile, so the figures are the edges' own cost, not queueing. Under the table,
+the server CPU of a whole start as bench/continuous.py starts a game (a create, three
+joins, four player and two spectator sockets), and how many moves that is worth.
 
 `--vs REV` also spawns a server from a clean `git archive` of REV and runs every phase on
 both, alternating operation by operation, so both see the same machine at the same
@@ -270,6 +272,20 @@ def report(targets: list[Target]) -> dict[str, Any]:
     return out
 
 
+# What one game's start is made of, as bench/continuous.py starts games: a create, the
+# joins (the last one starts it), a socket for each player and spectator.
+START = {"create": 1, "join": 2, "join, starts": 1, "open, player": 4,
+         "open, watcher": SPECTATORS}
+
+
+def start_cost(rows: dict[str, Any]) -> dict[str, float]:
+    """The server CPU of a whole start (from the edges' own figures), and how many moves
+    that is: the figure to weigh against a move's, which a start should be close to."""
+    cpu = sum(count * rows[name]["server_cpu_ms"] for name, count in START.items())
+    return {"server_cpu_ms": round(cpu, 2),
+            "moves_worth": round(cpu / rows["move"]["server_cpu_ms"], 1)}
+
+
 def table(result: dict[str, Any]) -> str:
     labels = list(result)
     head = "| edge | " + " | ".join(f"{label}: CPU ms | p50 ms | p90 ms" for label in labels)
@@ -282,6 +298,11 @@ def table(result: dict[str, Any]) -> str:
                       f"{row['p90_ms']:.1f}"]
         lines.append(f"| {name} (n={result[labels[0]][name]['n']}) | " + " | ".join(cells)
                      + " |")
+    for label in labels:
+        whole = start_cost(result[label])
+        lines.append(f"{label}: a start (create, 3 joins, 4 player and {SPECTATORS} spectator "
+                     f"sockets) costs {whole['server_cpu_ms']:.1f} ms of server CPU, "
+                     f"{whole['moves_worth']:.1f} moves' worth")
     return "\n".join(lines)
 
 
@@ -315,7 +336,9 @@ def main() -> None:
             asyncio.run(run(targets, args.games, args.profile))
         finally:
             stop_all(spawned, 10)
-    result = {"edges": report(targets), "games": args.games,
+    edges = report(targets)
+    result = {"edges": edges, "start": {label: start_cost(rows) for label, rows in edges.items()},
+              "games": args.games,
               "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                                        capture_output=True, text=True).stdout.strip(),
               "machine": f"{os.cpu_count()} cores, {platform.machine()}, "
