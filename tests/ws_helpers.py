@@ -8,6 +8,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from bloqueio_site.asgi import application
 from games import services
 from tests.conftest import make_user
 
@@ -22,6 +23,20 @@ CHATTER = ("presence", "ping", "game", "away")
 
 def token_headers(key: str) -> list[tuple[bytes, bytes]]:
     return [*LOCAL, (b"authorization", f"Token {key}".encode())]
+
+
+async def game_socket(gid: int, user: Any | None = None,
+                      headers: list[tuple[bytes, bytes]] | None = None
+                      ) -> WebsocketCommunicator:
+    """A socket on game `gid` through the site's ASGI application, connected and past
+    its hello: `user`'s (their token), else a spectator's, or with `headers` as given."""
+    if headers is None:
+        headers = LOCAL if user is None else token_headers(user.auth_token.key)
+    comm = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=headers)
+    connected, _ = await comm.connect()
+    assert connected
+    await receive_type(comm, "hello")
+    return comm
 
 
 async def until_closed(comm: WebsocketCommunicator,

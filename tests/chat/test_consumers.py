@@ -14,7 +14,7 @@ from chat import services as chat_services
 from games import services
 from tests.chat.conftest import grant
 from tests.conftest import make_user
-from tests.ws_helpers import LOCAL, token_headers
+from tests.ws_helpers import game_socket, token_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,15 +28,6 @@ async def world() -> dict[str, Any]:
     game = await sync_to_async(services.create_game)(user=users["alice"], kind="bloqueio2")
     await sync_to_async(services.join_game)(game_id=game.pk, user=users["bob"])
     return {"gid": game.pk, **users}
-
-
-async def connect(gid: int, user: Any | None = None) -> WebsocketCommunicator:
-    headers = LOCAL if user is None else token_headers(user.auth_token.key)
-    comm = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=headers)
-    connected, _ = await comm.connect()
-    assert connected
-    assert (await next_frame(comm))["type"] == "hello"
-    return comm
 
 
 async def next_frame(comm: WebsocketCommunicator) -> dict[str, Any]:
@@ -92,10 +83,10 @@ async def post(world: dict[str, Any], user: str, text: str) -> Any:
 
 
 async def test_each_socket_gets_exactly_the_rooms_it_may_read(world):
-    alice = await connect(world["gid"], world["alice"])
-    bob = await connect(world["gid"], world["bob"])
-    carol = await connect(world["gid"], world["carol"])
-    anon = await connect(world["gid"])
+    alice = await game_socket(world["gid"], world["alice"])
+    bob = await game_socket(world["gid"], world["bob"])
+    carol = await game_socket(world["gid"], world["carol"])
+    anon = await game_socket(world["gid"])
     await alice.send_json_to({"type": "chat", "text": "gl hf", "ref": "a1"})
     await carol.send_json_to({"type": "chat", "text": "bob: wall e5!", "ref": 9})
     await bob.send_json_to({"type": "chat", "text": "thanks", "ref": "b1"})
@@ -129,7 +120,7 @@ async def test_each_socket_gets_exactly_the_rooms_it_may_read(world):
 
 
 async def test_one_writers_messages_arrive_in_order(world):
-    anon = await connect(world["gid"])
+    anon = await game_socket(world["gid"])
     for i in range(5):
         await post(world, "carol", f"m{i}")
     assert await chats(anon, 5) == [f"m{i}" for i in range(5)]
@@ -137,7 +128,7 @@ async def test_one_writers_messages_arrive_in_order(world):
 
 
 async def test_after_the_game_ends_players_get_the_spectators_room(world):
-    alice = await connect(world["gid"], world["alice"])
+    alice = await game_socket(world["gid"], world["alice"])
     await post(world, "carol", "during")
     await post(world, "alice", "marker")
     assert await chats(alice, 1) == ["marker"]  # "during" was never sent to her
@@ -148,7 +139,7 @@ async def test_after_the_game_ends_players_get_the_spectators_room(world):
     assert await chats(alice, 1) == ["after"]
     await alice.disconnect()
     # And a new socket's hello brings both rooms now.
-    alice = await connect(world["gid"], world["alice"])
+    alice = await game_socket(world["gid"], world["alice"])
     history = await next_frame(alice)
     assert history["type"] == "chat_history"
     assert [m["text"] for m in history["messages"]] == ["during", "marker", "after"]
@@ -165,14 +156,14 @@ async def test_hello_brings_the_recent_chat_the_viewer_may_read(world):
     history = await next_frame(bob)
     assert history["type"] == "chat_history"
     assert [m["text"] for m in history["messages"]] == ["gl"]
-    anon = await connect(world["gid"])
+    anon = await game_socket(world["gid"])
     assert [m["text"] for m in (await next_frame(anon))["messages"]] == ["psst"]
     await bob.disconnect()
     await anon.disconnect()
 
 
 async def test_no_chat_history_frame_when_there_is_no_chat(world):
-    anon = await connect(world["gid"])
+    anon = await game_socket(world["gid"])
     await anon.send_json_to({"type": "ping"})
     assert (await next_frame(anon))["type"] == "pong"
     await anon.disconnect()
@@ -182,7 +173,7 @@ async def test_sync_with_chat_after_fills_the_missed_messages(world):
     first = await post(world, "alice", "one")
     await post(world, "carol", "two")
     await post(world, "bob", "three")
-    carol = await connect(world["gid"], world["carol"])
+    carol = await game_socket(world["gid"], world["carol"])
     assert (await next_frame(carol))["type"] == "chat_history"
     await carol.send_json_to({"type": "sync", "after": 0, "chat_after": first.pk})
     events = await next_frame(carol)
@@ -191,7 +182,7 @@ async def test_sync_with_chat_after_fills_the_missed_messages(world):
     assert history["type"] == "chat_history"
     assert [m["text"] for m in history["messages"]] == ["two"]  # not the players' "three"
     # The players' view: bob missed only his own room's.
-    bob = await connect(world["gid"], world["bob"])
+    bob = await game_socket(world["gid"], world["bob"])
     assert (await next_frame(bob))["type"] == "chat_history"
     await bob.send_json_to({"type": "sync", "after": 0, "chat_after": first.pk})
     assert (await next_frame(bob))["type"] == "events"
@@ -208,8 +199,8 @@ async def test_sync_with_chat_after_fills_the_missed_messages(world):
 
 
 async def test_refusals_have_codes(world):
-    alice = await connect(world["gid"], world["alice"])
-    anon = await connect(world["gid"])
+    alice = await game_socket(world["gid"], world["alice"])
+    anon = await game_socket(world["gid"])
     frame = await say(anon, "hi", ref="x")
     assert (frame["type"], frame["code"], frame["ref"]) == ("error", "not_authenticated", "x")
     assert (await say(alice, "a" * 281))["code"] == "too_long"
@@ -228,7 +219,7 @@ async def test_muted_is_refused_with_when_it_ends(world, mod_log):
     mia = await sync_to_async(lambda: grant(make_user("mia"), "mute_user"))()
     mute = await sync_to_async(chat_services.mute_user)(
         actor=mia, user=world["bob"], reason="spam", minutes=30)
-    bob = await connect(world["gid"], world["bob"])
+    bob = await game_socket(world["gid"], world["bob"])
     frame = await say(bob, "hello?", ref="m")
     assert (frame["code"], frame["ref"]) == ("muted", "m")
     assert frame["until"] == mute.until.isoformat()
@@ -237,8 +228,8 @@ async def test_muted_is_refused_with_when_it_ends(world, mod_log):
 
 async def test_deletes_reach_the_rooms_readers(world, mod_log):
     mia = await sync_to_async(lambda: grant(make_user("mia"), "delete_message"))()
-    alice = await connect(world["gid"], world["alice"])
-    anon = await connect(world["gid"])
+    alice = await game_socket(world["gid"], world["alice"])
+    anon = await game_socket(world["gid"])
     spam = await post(world, "carol", "spam")
     assert await chats(anon, 1) == ["spam"]
     await sync_to_async(chat_services.delete_message)(actor=mia, message_id=spam.pk,
@@ -247,7 +238,7 @@ async def test_deletes_reach_the_rooms_readers(world, mod_log):
     await post(world, "alice", "marker")
     assert await chats(alice, 1) == ["marker"]  # no chat_deleted for a room she can't read
     await anon.disconnect()
-    anon = await connect(world["gid"])
+    anon = await game_socket(world["gid"])
     messages = (await next_frame(anon))["messages"]
     # The players' "marker" is not the spectators' to read while the game runs.
     assert [(m["text"], m["deleted"]) for m in messages] == [("", True)]

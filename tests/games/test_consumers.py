@@ -20,7 +20,7 @@ from games.live.consumers import BaseConsumer
 from games.live.frames import CLOSE_UNAVAILABLE, MAX_FRAME_BYTES
 from tests.conftest import client_for, make_user
 from tests.live.servers import PrivateRedis
-from tests.ws_helpers import LOCAL, receive_type, seat_four, until_closed
+from tests.ws_helpers import LOCAL, game_socket, receive_type, seat_four, until_closed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,13 +54,6 @@ async def connect(path: str, user: Any | None = None) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(application, path, headers=_headers(user))
     connected, _ = await comm.connect()
     assert connected
-    return comm
-
-
-async def joined(gid: int, user: Any | None = None) -> WebsocketCommunicator:
-    """A socket on game `gid` (as `user`, else a spectator) past its hello frame."""
-    comm = await connect(f"/ws/games/{gid}/", user)
-    await receive_type(comm, "hello")
     return comm
 
 
@@ -112,7 +105,7 @@ async def test_action_is_acked_and_broadcast_in_order(four):
 
 async def test_rest_action_reaches_websocket_spectators(four):
     gid, users = four
-    spectator = await joined(gid)
+    spectator = await game_socket(gid)
     response = await sync_to_async(client_for(users[0]).post)(
         f"/api/games/{gid}/actions/", {"action": MOVE0, "ply": 0}, format="json")
     assert response.status_code == 201
@@ -126,7 +119,7 @@ async def test_sync_returns_what_was_missed(four):
     gid, users = four
     for ply in range(2):
         await play(gid, users, ply)
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     await comm.send_json_to({"type": "sync", "after": 1})
     frame = await receive_type(comm, "events")
     assert [e["ply"] for e in frame["events"]] == [2]
@@ -138,7 +131,7 @@ async def test_sync_returns_what_was_missed(four):
 
 async def test_a_lost_notification_is_filled_from_the_database(four):
     gid, users = four
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     with lost_notices():  # the first event's notice gets "lost"
         await play(gid, users, 0)
     await play(gid, users, 1)
@@ -151,7 +144,7 @@ async def test_the_last_lost_notification_is_filled_when_the_fanout_recovers(fou
     """No next event to reveal the gap: a resubscribed fan-out (after Redis came back)
     and a heartbeat that knows of a newer ply both make the socket catch up."""
     gid, users = four
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     hub = fanout.hub()
     with lost_notices():
         await play(gid, users, 0)
@@ -170,7 +163,7 @@ async def test_a_notification_that_died_with_its_writer_is_caught_up_by_the_audi
     """The writer's process was killed between its commit and its PUBLISH: no message,
     no gap to see, no reconnect. The hub's periodic audit of plies finds it."""
     gid, users = four
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     with lost_notices():
         await play(gid, users, 0)
     # Two audits, AUDIT_SECONDS apart, must both find it missing: wait for up to four.
@@ -185,7 +178,7 @@ async def test_the_audit_waits_out_a_notification_still_on_its_way(four):
     """After every commit the database is ahead of the messages for a moment: an audit
     that sees it only notes it, and the next one acts only if the message never came."""
     gid, users = four
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     hub, topic = fanout.hub(), fanout.game_topic(gid)
     hub._auditor.cancel()  # this test runs the audits itself
     with lost_notices():
@@ -207,7 +200,7 @@ async def test_an_event_committed_while_a_sync_is_read_follows_its_answer(four, 
     must come after the answer (a client still behind drops an event that leaves a gap,
     and would then never get it), not before."""
     gid, users = four
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     read = selectors.events_and_game
 
     def stale_read(game_id: int, after: int) -> Any:
@@ -233,7 +226,7 @@ async def test_spectators_are_read_only(four):
     gid, _ = four
     outsider = await sync_to_async(make_user)("eve")
     for user in (None, outsider):
-        comm = await joined(gid, user)
+        comm = await game_socket(gid, user)
         for frame in ({"type": "action", "action": MOVE0, "ply": 0, "ref": "x"},
                       {"type": "resign", "ref": "y"}):
             await comm.send_json_to(frame)
@@ -287,7 +280,7 @@ async def test_refusals_carry_codes_and_refs(four):
 ])
 async def test_malformed_frames_get_errors_and_the_socket_survives(four, raw, code):
     gid, _ = four
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     await comm.send_to(text_data=raw)
     assert (await receive_type(comm, "error"))["code"] == code
     await comm.send_json_to({"type": "ping"})
@@ -297,7 +290,7 @@ async def test_malformed_frames_get_errors_and_the_socket_survives(four, raw, co
 
 async def test_binary_frames_are_refused(four):
     gid, _ = four
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     await comm.send_to(bytes_data=b"\x00\x01")
     assert (await receive_type(comm, "error"))["code"] == "invalid_frame"
     await comm.disconnect()
@@ -305,7 +298,7 @@ async def test_binary_frames_are_refused(four):
 
 async def test_floods_are_rate_limited(four):
     gid, _ = four
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     for _ in range(100):
         await comm.send_json_to({"type": "ping"})
     frames = []
@@ -336,7 +329,7 @@ async def test_server_heartbeat_and_idle_close(four, monkeypatch):
     gid, _ = four
     monkeypatch.setattr(BaseConsumer, "heartbeat_seconds", 0.2)
     monkeypatch.setattr(BaseConsumer, "idle_seconds", 0.5)
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     assert (await receive_type(comm, "ping"))["type"] == "ping"
     # Stay silent: the server closes the half-open connection.
     assert (await until_closed(comm, wait=3))[1] == 4408
@@ -383,7 +376,7 @@ async def test_personal_notifications(alice, bob):
 
 async def test_rest_detail_carries_presence(four):
     gid, users = four
-    comm = await joined(gid, users[1])
+    comm = await game_socket(gid, users[1])
     body = (await sync_to_async(client_for(None).get)(f"/api/games/{gid}/")).json()
     assert body["presence"] == {"online": [False, True, False, False], "spectators": 0,
                                 "away": [None] * 4}
@@ -399,7 +392,7 @@ async def test_rest_detail_carries_presence(four):
 ])
 async def test_an_error_echoes_the_ref_of_any_object_frame(four, frame, code):
     gid, _ = four
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     await comm.send_json_to(frame)
     error = await receive_type(comm, "error")
     assert (error["code"], error["ref"]) == (code, frame["ref"])
@@ -410,7 +403,7 @@ async def test_syncs_have_a_budget_of_their_own(four):
     """A `sync` reads the database: past a burst of 5 the socket is told `rate_limited`
     (with the frame's ref) instead of a read, however many frames it may send."""
     gid, _ = four
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     for n in range(8):
         await comm.send_json_to({"type": "sync", "after": 0, "ref": f"s{n}"})
     answers, refused = 0, []
@@ -426,7 +419,7 @@ async def test_syncs_have_a_budget_of_their_own(four):
 
 async def test_a_rate_limited_frame_gets_its_ref_back(four):
     gid, _ = four
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     for n in range(100):
         await comm.send_json_to({"type": "ping", "ref": f"r{n}"})
     refused = []
@@ -478,7 +471,7 @@ async def test_a_socket_several_events_behind_catches_up_with_one_events_frame(f
     answer, whose game is the game after the last of them (never an `event` frame with
     a game from later than its event)."""
     gid, users = four
-    comm = await joined(gid)
+    comm = await game_socket(gid)
     hub = fanout.hub()
     with lost_notices():
         for ply in range(2):
@@ -505,8 +498,8 @@ async def test_a_change_announced_after_the_hello_read_takes_back_no_seat(order)
             broadcast.unsubscribe(late.append)
     assert [m.change for m in late] == ["created", "joined", "joined", "started"]
     assert [m.seat_changes for m in late] == [0, 1, 2, 3]
-    dave = await joined(gid, users[3])
-    spectator = await joined(gid)
+    dave = await game_socket(gid, users[3])
+    spectator = await game_socket(gid)
     for message in late if order == "in commit order" else late[::-1]:
         realtime.on_committed(message)  # on its way when the sockets read their hello
     await play(gid, users, 0)  # announced after them: the sockets have seen them all
@@ -530,7 +523,7 @@ async def test_a_player_seated_by_a_change_still_on_its_way_is_seated_by_the_nex
     game = await sync_to_async(services.create_game)(user=users[0], kind="bloqueio")
     for user in users[1:3]:
         await sync_to_async(services.join_game)(game_id=game.pk, user=user)
-    dave = await joined(game.pk, users[3])
+    dave = await game_socket(game.pk, users[3])
     late: list[broadcast.Committed] = []
     with lost_notices():
         broadcast.subscribe(late.append)
@@ -560,7 +553,7 @@ async def test_a_sync_answer_outdates_the_changes_committed_before_its_read():
     users = [await sync_to_async(make_user)(n) for n in ("alice", "bob", "carol", "dave")]
     game = await sync_to_async(services.create_game)(user=users[0], kind="bloqueio")
     await sync_to_async(services.join_game)(game_id=game.pk, user=users[1])
-    watcher = await joined(game.pk)
+    watcher = await game_socket(game.pk)
     late: list[broadcast.Committed] = []
     with lost_notices():
         broadcast.subscribe(late.append)

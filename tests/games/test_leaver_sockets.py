@@ -17,18 +17,9 @@ from games import services
 from games.models import Game, Seat
 from tests.conftest import make_user
 from tests.games.helpers import started_game
-from tests.ws_helpers import token_headers
+from tests.ws_helpers import game_socket, token_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-async def opened(game_id: int, user: Any) -> WebsocketCommunicator:
-    comm = WebsocketCommunicator(application, f"/ws/games/{game_id}/",
-                                 headers=token_headers(user.auth_token.key))
-    connected, _ = await comm.connect()
-    assert connected
-    assert (await comm.receive_json_from(timeout=5))["type"] == "hello"
-    return comm
 
 
 async def next_of(comm: WebsocketCommunicator, kind: str, seen: list[str] | None = None
@@ -52,8 +43,8 @@ async def duel() -> tuple[Game, Any, Any]:
 
 async def test_the_others_see_the_countdown_only_when_the_last_socket_closes(duel):
     game, alice, bob = duel
-    watcher = await opened(game.pk, alice)
-    tab1, tab2 = await opened(game.pk, bob), await opened(game.pk, bob)
+    watcher = await game_socket(game.pk, alice)
+    tab1, tab2 = await game_socket(game.pk, bob), await game_socket(game.pk, bob)
     before = timezone.now()
     await tab1.disconnect()
     # One tab of two closing is not leaving: the presence that follows still shows bob,
@@ -82,11 +73,11 @@ async def test_the_others_see_the_countdown_only_when_the_last_socket_closes(due
 
 async def test_coming_back_cancels_the_countdown_for_everyone(duel):
     game, alice, bob = duel
-    watcher = await opened(game.pk, alice)
-    tab = await opened(game.pk, bob)
+    watcher = await game_socket(game.pk, alice)
+    tab = await game_socket(game.pk, bob)
     await tab.disconnect()
     assert (await next_of(watcher, "away"))["until"] is not None
-    back = await opened(game.pk, bob)
+    back = await game_socket(game.pk, bob)
     returned = await next_of(watcher, "away")
     assert returned == {"type": "away", "seat": 1, "username": "bob", "until": None}
     while not (presence := (await next_of(watcher, "presence"))["presence"])["online"][1]:
@@ -99,8 +90,8 @@ async def test_coming_back_cancels_the_countdown_for_everyone(duel):
 async def test_a_turn_based_game_shows_no_countdown(duel):
     game, alice, bob = duel
     await sync_to_async(Game.objects.filter(pk=game.pk).update)(time_control={"days": 3})
-    watcher = await opened(game.pk, alice)
-    tab = await opened(game.pk, bob)
+    watcher = await game_socket(game.pk, alice)
+    tab = await game_socket(game.pk, bob)
     await tab.disconnect()
     seen: list[str] = []
     while (presence := (await next_of(watcher, "presence", seen))["presence"])["online"][1]:
@@ -112,8 +103,8 @@ async def test_a_turn_based_game_shows_no_countdown(duel):
 
 async def test_the_bot_frame_hands_the_seat_over(duel, settings):
     game, alice, bob = duel
-    watcher = await opened(game.pk, alice)
-    tab = await opened(game.pk, bob)
+    watcher = await game_socket(game.pk, alice)
+    tab = await game_socket(game.pk, bob)
     await tab.disconnect()
     await next_of(watcher, "away")
     await watcher.send_json_to({"type": "bot", "seat": 1, "ref": "early"})
@@ -153,8 +144,8 @@ async def test_a_seat_gone_before_the_start_counts_down_from_the_start(duel):
     waiting = await sync_to_async(services.create_game)(user=alice, kind="bloqueio")
     for user in (bob, carol):
         await sync_to_async(services.join_game)(game_id=waiting.pk, user=user)
-    watcher = await opened(waiting.pk, alice)
-    tab = await opened(waiting.pk, bob)
+    watcher = await game_socket(waiting.pk, alice)
+    tab = await game_socket(waiting.pk, bob)
     await tab.disconnect()
     while (await next_of(watcher, "presence"))["presence"]["online"][1]:
         pass

@@ -17,25 +17,15 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from bloqueio_site import loop_db
-from bloqueio_site.asgi import application
 from bloqueio_site.errors import ServiceError
 from games import engine, loop_write, services, state_cache
 from games.models import Event, Game
-from tests.ws_helpers import LOCAL, receive_type, seat_four
+from tests.ws_helpers import game_socket, receive_type, seat_four
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 MOVE0 = {"type": "move", "to": [2, 5]}
 MOVE1 = {"type": "move", "to": [5, 8]}
-
-
-async def joined(gid: int, user: Any | None = None) -> WebsocketCommunicator:
-    headers = LOCAL if user is None else [
-        *LOCAL, (b"authorization", f"Token {user.auth_token.key}".encode())]
-    comm = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=headers)
-    assert (await comm.connect())[0]
-    await receive_type(comm, "hello")
-    return comm
 
 
 def events_of(gid: int) -> list[tuple[int, int, dict[str, Any]]]:
@@ -50,7 +40,7 @@ async def four():
 
 async def test_a_move_is_written_by_the_loop_and_announced(four):
     gid, users = four
-    alice, spectator = await joined(gid, users[0]), await joined(gid)
+    alice, spectator = await game_socket(gid, users[0]), await game_socket(gid)
     before = loop_write.counts.copy()
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 1})
     assert await receive_type(alice, "ack") == {"type": "ack", "ref": 1, "ply": 1}
@@ -69,7 +59,7 @@ async def test_a_move_is_written_by_the_loop_and_announced(four):
     kept = state_cache.get(gid, 1)
     assert kept is not None and kept.game.state == game.state
     # The next seat's move from the kept snapshot: the loop again.
-    bob = await joined(gid, users[1])
+    bob = await game_socket(gid, users[1])
     await bob.send_json_to({"type": "action", "action": MOVE1, "ply": 1, "ref": 2})
     assert (await receive_type(bob, "ack"))["ply"] == 2
     assert loop_write.counts["written"] == before["written"] + 2
@@ -79,7 +69,7 @@ async def test_a_move_is_written_by_the_loop_and_announced(four):
 
 async def test_a_refusal_is_decided_again_by_the_thread_path(four):
     gid, users = four
-    bob = await joined(gid, users[1])
+    bob = await game_socket(gid, users[1])
     before = loop_write.counts["passed_on"]
     await bob.send_json_to({"type": "action", "action": MOVE1, "ply": 0, "ref": "x"})
     error = await receive_type(bob, "error")
@@ -100,7 +90,7 @@ async def test_a_snapshot_behind_the_row_writes_nothing_and_says_stale_ply(four)
                                                 ply=0)
     state_cache.drop(gid)
     state_cache.put(behind)
-    alice = await joined(gid, users[0])
+    alice = await game_socket(gid, users[0])
     state_cache.drop(gid)
     state_cache.put(behind)  # the socket's hello may have read the row meanwhile
     before = loop_write.counts.copy()
@@ -116,7 +106,7 @@ async def test_a_snapshot_behind_the_row_writes_nothing_and_says_stale_ply(four)
 async def test_with_the_loops_writes_off_every_move_takes_the_thread_path(four, settings):
     settings.LOOP_DB_CONNECTIONS = 0
     gid, users = four
-    alice = await joined(gid, users[0])
+    alice = await game_socket(gid, users[0])
     before = loop_write.counts.copy()
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 4})
     assert (await receive_type(alice, "ack"))["ply"] == 1
@@ -135,7 +125,7 @@ async def test_a_move_that_waited_out_the_pools_timeout_is_answered_unavailable(
     monkeypatch.setitem(connections["default"].settings_dict["OPTIONS"]["pool"],
                         "timeout", 0.2)
     gid, users = four
-    alice = await joined(gid, users[0])
+    alice = await game_socket(gid, users[0])
     before = loop_write.counts.copy()
     async with loop_db.connection():  # the loop's only connection, held
         await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 8})
@@ -190,7 +180,7 @@ async def test_a_failed_statement_answers_unavailable_and_writes_nothing(four):
     lock_timeout) may or may not have committed: the client is told `unavailable` (it
     reads the game again), the snapshot is forgotten, and nothing is half-written."""
     gid, users = four
-    alice = await joined(gid, users[0])
+    alice = await game_socket(gid, users[0])
     params = connections["default"].get_connection_params()
     params.pop("cursor_factory", None)
     holder = await psycopg.AsyncConnection.connect(**params)
@@ -217,7 +207,7 @@ async def test_a_turn_based_game_takes_the_thread_path(settings):
     gid, users = await seat_four()
     await sync_to_async(Game.objects.filter(pk=gid).update)(time_control={"days": 1})
     state_cache.drop(gid)
-    alice = await joined(gid, users[0])
+    alice = await game_socket(gid, users[0])
     written = loop_write.counts["written"]
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 5})
     assert (await receive_type(alice, "ack"))["ply"] == 1
@@ -230,7 +220,7 @@ async def test_the_race_between_the_loop_and_a_thread_has_one_winner(four):
     """The same ply written at once by the loop (a socket) and by a worker thread (REST's
     service call): one event, the other refused."""
     gid, users = four
-    alice = await joined(gid, users[0])
+    alice = await game_socket(gid, users[0])
     other = {"type": "move", "to": [1, 4]}
     thread = asyncio.ensure_future(sync_to_async(_try_submit)(gid, users[0], other))
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 6})

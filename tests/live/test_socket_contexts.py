@@ -15,14 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from channels.testing import WebsocketCommunicator
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from bloqueio_site import loop_db
-from bloqueio_site.asgi import application
 from games import loop_write
 from games.live import hello
-from tests.ws_helpers import LOCAL, receive_type, seat_four, token_headers
+from tests.ws_helpers import game_socket, receive_type, seat_four
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,23 +41,15 @@ def wrappers_made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return made
 
 
-async def socket(gid: int, user: Any | None) -> WebsocketCommunicator:
-    headers = LOCAL if user is None else [*LOCAL, *token_headers(user.auth_token.key)]
-    comm = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=headers)
-    assert (await comm.connect())[0]
-    await receive_type(comm, "hello")
-    return comm
-
-
 async def test_a_socket_opened_played_and_closed_on_the_loop_makes_no_connection(
         wrappers_made: list[str]) -> None:
     assert loop_db.enabled()
     gid, users = await seat_four()
-    warm = await socket(gid, None)  # the loop's own connection opens outside the count
+    warm = await game_socket(gid, None)  # the loop's own connection opens outside the count
     await warm.disconnect()
     made_before = len(wrappers_made)
     hellos, writes = hello.counts["on_loop"], loop_write.counts["written"]
-    player, watcher = await socket(gid, users[0]), await socket(gid, None)
+    player, watcher = await game_socket(gid, users[0]), await game_socket(gid, None)
     await player.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 1})
     assert (await receive_type(player, "ack"))["ply"] == 1
     assert (await receive_type(watcher, "event"))["event"]["ply"] == 1

@@ -11,21 +11,13 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
 from bloqueio_site.asgi import application
-from tests.ws_helpers import LOCAL, receive_type, seat_four, token_headers
+from tests.ws_helpers import LOCAL, game_socket, receive_type, seat_four, token_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PT = [(b"accept-language", b"pt-BR,pt;q=0.9")]
 EN = [(b"accept-language", b"en-US,en;q=0.9")]
 TWO_STEPS = {"type": "move", "to": [4, 5]}  # seat 0's pawn moves one cell at a time
-
-
-async def opened(gid: int, headers: list[tuple[bytes, bytes]]) -> WebsocketCommunicator:
-    comm = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=headers)
-    connected, _ = await comm.connect()
-    assert connected
-    await receive_type(comm, "hello")
-    return comm
 
 
 async def refusal(comm: WebsocketCommunicator, frame: Any) -> dict[str, Any]:
@@ -41,8 +33,8 @@ async def refusal(comm: WebsocketCommunicator, frame: Any) -> dict[str, Any]:
 async def both(gid: int, user: Any | None, frame: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """The error frame `frame` gets from an English and from a Portuguese socket."""
     base = LOCAL if user is None else token_headers(user.auth_token.key)
-    english = await refusal(await opened(gid, [*base, *EN]), frame)
-    portuguese = await refusal(await opened(gid, [*base, *PT]), frame)
+    english = await refusal(await game_socket(gid, headers=[*base, *EN]), frame)
+    portuguese = await refusal(await game_socket(gid, headers=[*base, *PT]), frame)
     assert english["code"] == portuguese["code"]
     return english, portuguese
 
@@ -89,14 +81,14 @@ async def test_bad_frames_are_refused_in_portuguese_with_the_same_code(four, fra
 async def test_the_accounts_language_wins_over_the_browser(four):
     gid, users = four
     await sync_to_async(User.objects.filter(pk=users[1].pk).update)(language="pt-br")
-    comm = await opened(gid, [*token_headers(users[1].auth_token.key), *EN])
+    comm = await game_socket(gid, headers=[*token_headers(users[1].auth_token.key), *EN])
     error = await refusal(comm, {"type": "action", "action": TWO_STEPS, "ply": 0})
     assert error["detail"] == "É a vez do lugar 0."
 
 
 async def test_the_switchers_cookie_wins_over_accept_language(four):
     gid, _users = four
-    comm = await opened(gid, [*LOCAL, *EN, (b"cookie", b"django_language=pt-br")])
+    comm = await game_socket(gid, headers=[*LOCAL, *EN, (b"cookie", b"django_language=pt-br")])
     error = await refusal(comm, "not json")
     assert error["code"] == "invalid_json" and "JSON válido" in error["detail"]
 
