@@ -5,7 +5,6 @@ stops both together."""
 from __future__ import annotations
 
 import base64
-import json
 import os
 import re
 import signal
@@ -15,11 +14,10 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.live.servers import ROOT, free_port
+from tests.live.servers import ROOT, free_port, http_json
 
 pytestmark = pytest.mark.slow
 
@@ -75,24 +73,20 @@ def test_make_run_serves_the_site_with_its_worker_and_stops_both(tmp_path: Path)
     _assert_quiet(console, port)
 
 
-def _api(port: int, path: str, body: dict[str, Any], token: str | None = None) -> Any:
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method="POST",
-                                     data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    if token:
-        request.add_header("Authorization", f"Token {token}")
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
-
-
 def _two_seated(port: int) -> int:
     """A game created and joined over the API on SQLite: the seats' fixed statements
     (games/seat_rows.py) run on the embedded database too."""
-    tokens = [_api(port, "/api/auth/register/",
-                   {"username": name, "password": f"pw-{name}-Embedded!9"})["token"]
-              for name in ("ana", "rui")]
-    game = _api(port, "/api/games/", {"kind": "bloqueio2"}, tokens[0])
-    joined = _api(port, f"/api/games/{game['id']}/join/", {}, tokens[1])
+    base = f"http://127.0.0.1:{port}"
+    tokens = []
+    for name in ("ana", "rui"):
+        status, account = http_json("POST", f"{base}/api/auth/register/",
+                                    {"username": name, "password": f"pw-{name}-Embedded!9"})
+        assert status == 201, account
+        tokens.append(account["token"])
+    status, game = http_json("POST", f"{base}/api/games/", {"kind": "bloqueio2"}, tokens[0])
+    assert status == 201, game
+    status, joined = http_json("POST", f"{base}/api/games/{game['id']}/join/", {}, tokens[1])
+    assert status == 200, joined
     assert joined["status"] == "active"
     assert [s["username"] for s in joined["seats"]] == ["ana", "rui"]
     return int(game["id"])

@@ -10,6 +10,7 @@ import asyncio
 import gc
 import json
 import socket
+import threading
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +20,7 @@ import pytest
 import uvicorn
 import websockets
 from channels.testing import WebsocketCommunicator
-from django.core.signals import request_finished
+from django.core.signals import request_finished, request_started
 from rest_framework.exceptions import ValidationError
 
 from accounts import credentials
@@ -49,28 +50,44 @@ def scope(method: str, path: str, token: str | None) -> dict[str, Any]:
             "client": ("127.0.0.1", 1234), "server": ("localhost", 80)}
 
 
-async def serve(request: dict[str, Any], body: bytes, *, hang_up: bool = False
-                ) -> list[dict[str, Any]]:
+async def serve(request: dict[str, Any], body: bytes, *, hang_up: bool = False,
+                log: list[str] | None = None) -> list[dict[str, Any]]:
     """One request through the site's ASGI application, the way uvicorn serves it: after
-    the body, `receive` answers `http.disconnect` once the whole response is sent (or at
-    once: a client that hung up before its answer)."""
+    the body, `receive` answers `http.disconnect` once the whole response is sent; what it
+    sends also goes into `log`, if given. With `hang_up` the client is gone as soon as
+    the body is read, and the view (held by a `request_started` receiver) goes on only
+    once the handler has seen the disconnect: it always finishes after its client left."""
     sent: list[dict[str, Any]] = []
     answered = asyncio.Event()
     pending = [{"type": "http.request", "body": body, "more_body": False}]
+    loop = asyncio.get_running_loop()
+    hold = threading.Event()
+
+    def held(sender: object, **_: Any) -> None:
+        assert hold.wait(10), "the handler never saw the disconnect"
 
     async def receive() -> dict[str, Any]:
         if pending:
             return pending.pop()
-        if not hang_up:
+        if hang_up:
+            loop.call_later(0.05, hold.set)  # the listener returns, the answer is dropped
+        else:
             await answered.wait()
         return {"type": "http.disconnect"}
 
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
+        if log is not None:
+            log.append(message["type"])
         if message["type"] == "http.response.body" and not message.get("more_body"):
             answered.set()
 
-    await application(request, receive, send)
+    if hang_up:
+        request_started.connect(held)
+    try:
+        await application(request, receive, send)
+    finally:
+        request_started.disconnect(held)
     return sent
 
 

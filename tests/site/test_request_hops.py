@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -16,9 +15,8 @@ import pytest
 from django.core.signals import request_finished, request_started
 
 from bloqueio_site import asgi_http
-from bloqueio_site.asgi import application
 from games import services
-from tests.site.test_request_garbage import scope
+from tests.site.test_request_garbage import scope, serve
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -71,49 +69,10 @@ def log() -> Iterator[list[str]]:
     request_finished.disconnect(finished)
 
 
-async def serve(request: dict[str, Any], body: bytes, log: list[str],
-                hang_up: bool = False) -> list[dict[str, Any]]:
-    """One request through the site's ASGI application, as uvicorn serves it; what it
-    sends goes into `log` too. With `hang_up` the client is gone as soon as the body is
-    read, and the view (held by a `request_started` receiver) goes on only once the
-    handler has seen the disconnect: it always finishes after its client left."""
-    sent: list[dict[str, Any]] = []
-    answered = asyncio.Event()
-    pending = [{"type": "http.request", "body": body, "more_body": False}]
-    loop = asyncio.get_running_loop()
-    hold = threading.Event()
-
-    def held(sender: object, **_: Any) -> None:
-        assert hold.wait(10), "the handler never saw the disconnect"
-
-    async def receive() -> dict[str, Any]:
-        if pending:
-            return pending.pop()
-        if hang_up:
-            loop.call_later(0.05, hold.set)  # the listener returns, the answer is dropped
-        else:
-            await answered.wait()
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-        log.append(message["type"])
-        if message["type"] == "http.response.body" and not message.get("more_body"):
-            answered.set()
-
-    if hang_up:
-        request_started.connect(held)
-    try:
-        await application(request, receive, send)
-    finally:
-        request_started.disconnect(held)
-    return sent
-
-
 async def test_a_read_runs_on_its_thread_in_one_hop(alice, bob, threads, log):
     game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
     log.clear()
-    sent = await serve(scope("GET", f"/api/games/{game.id}/", bob.auth_token.key), b"", log)
+    sent = await serve(scope("GET", f"/api/games/{game.id}/", bob.auth_token.key), b"", log=log)
     assert sent[0]["status"] == 200
     assert json.loads(sent[1]["body"])["id"] == game.id
     [executor] = threads.made
@@ -126,7 +85,7 @@ async def test_a_read_runs_on_its_thread_in_one_hop(alice, bob, threads, log):
 
 async def test_a_refused_write_is_one_hop_too(alice, threads, log):
     sent = await serve(scope("POST", "/api/games/", alice.auth_token.key),
-                       b'{"kind": "chess"}', log)
+                       b'{"kind": "chess"}', log=log)
     assert sent[0]["status"] == 400
     assert json.loads(sent[1]["body"])["code"] == "invalid"
     assert [e.calls for e in threads.made] == [1]
@@ -134,7 +93,7 @@ async def test_a_refused_write_is_one_hop_too(alice, threads, log):
 
 
 async def test_a_client_gone_before_its_answer_gets_none_and_one_hop(alice, threads, log):
-    sent = await serve(scope("GET", "/api/kinds/", alice.auth_token.key), b"", log,
+    sent = await serve(scope("GET", "/api/kinds/", alice.auth_token.key), b"", log=log,
                        hang_up=True)
     assert sent == []  # the view finished after its client left: nothing written
     assert log == ["started", "finished"]  # once: the view's own close sent it
