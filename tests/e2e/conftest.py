@@ -113,6 +113,23 @@ def log_in(page: Any, username: str, password: str = PASSWORD) -> None:
     assert page.locator(".site-header .who").inner_text() == username
 
 
+# The game page draws its board from its HTML before its socket opens. Until the socket's
+# `hello` a frame the page sends is not sent at all (it says "You are offline") and the
+# server does not count the page present; a test that acted on the drawn board alone
+# flaked on busy machines (a resign, a move, a leaver's "away").
+HELLO = "() => window.bloqueioSocket !== undefined && window.bloqueioSocket.hellos > 0"
+
+
+def live_game(page: Any, path: str | None = None) -> Any:
+    """Open the game page at `path` (None: the page is on it already, e.g. after a form
+    sent it there) and wait until its socket has had its `hello`: from then on the page
+    acts on the game as the server knows it, and is counted present. Returns `page`."""
+    if path is not None:
+        page.goto(path)
+    page.wait_for_function(HELLO)
+    return page
+
+
 def shot(page: Any, name: str, **options: Any) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import log_in, run_in_browser
+from tests.e2e.conftest import live_game, log_in, run_in_browser
 from tests.e2e.test_blockade_in_browser import PHONE, two_player_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -20,7 +20,7 @@ def test_barrier_mode_turns_a_tap_on_a_cell_into_a_barrier(server: Any) -> None:
     def scenario(new_page: Any) -> None:
         page = new_page(**PHONE)
         log_in(page, "alice")
-        page.goto(f"/games/{game_id}/")
+        live_game(page, f"/games/{game_id}/")
         page.wait_for_selector("#board .legal-dot")
         page.tap("#barrier-mode")
         assert page.get_attribute("#barrier-mode", "aria-pressed") == "true"
@@ -48,7 +48,7 @@ def test_the_legend_and_goal_zones_say_whose_they_are_in_letters(server: Any) ->
     def scenario(new_page: Any) -> None:
         page = new_page()
         log_in(page, "bob")  # green: the board is turned half a turn
-        page.goto(f"/games/{game_id}/")
+        live_game(page, f"/games/{game_id}/")
         page.wait_for_selector('#board svg[data-status="active"]')
         assert "You are Green (G)" in page.inner_text("#board-legend")
         marks = page.eval_on_selector_all("#board .zone-mark", "els => els.map(e => e.textContent)")

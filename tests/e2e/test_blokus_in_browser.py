@@ -16,8 +16,8 @@ import pytest
 
 from games import engine, services
 from games.boards import board_spec
+from tests.e2e.conftest import live_game, log_in, run_in_browser, shot
 from tests.e2e.conftest import live_user as user
-from tests.e2e.conftest import log_in, run_in_browser, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -40,7 +40,7 @@ def two_player_game(kind: str) -> int:
 def open_game(new_page: Any, game_id: int, username: str, **options: Any) -> Any:
     page = new_page(**(options or DESKTOP))
     log_in(page, username)
-    page.goto(f"/games/{game_id}/")
+    live_game(page, f"/games/{game_id}/")
     page.wait_for_selector('#board svg.board[data-status="active"]')
     return page
 

@@ -17,7 +17,7 @@ import pytest
 from accounts.models import User
 from games import engine, services
 from games.models import Game
-from tests.e2e.conftest import log_in, run_in_browser
+from tests.e2e.conftest import live_game, log_in, run_in_browser
 from tests.e2e.test_blockade_in_browser import DESKTOP, center, open_game, user, wait_ply
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -97,7 +97,7 @@ def test_preview_is_what_is_placed_at_groove_middles_and_crossings_on_every_rota
         def scenario(new_page: Any, seat: int = seat, player: Any = player) -> None:
             page = new_page(**DESKTOP)
             log_in(page, player.username)
-            page.goto(f"/games/{game_id}/")
+            live_game(page, f"/games/{game_id}/")
             page.wait_for_selector(f'#board svg[data-ply="{seat}"][data-status="active"]')
             page.wait_for_selector("#board .legal-dot")
             rotations.add(page.get_attribute("#board svg.board", "data-rotation"))
@@ -127,7 +127,7 @@ def test_a_double_click_on_a_legal_cell_plays_once_and_refuses_nothing(server: A
     def scenario(new_page: Any) -> None:
         page = new_page(**DESKTOP)
         log_in(page, "alice")
-        page.goto(f"/games/{game_id}/")
+        live_game(page, f"/games/{game_id}/")
         page.wait_for_selector("#board .legal-dot")
         page.evaluate("""() => {
           window.sentFrames = [];

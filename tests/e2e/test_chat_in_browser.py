@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from games import services
+from tests.e2e.conftest import live_game, log_in, run_in_browser, shot
 from tests.e2e.conftest import live_user as user
-from tests.e2e.conftest import log_in, run_in_browser, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +34,7 @@ def open_game(new_page: Any, game_id: int, username: str | None, dialogs: list[s
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     if username:
         log_in(page, username)
-    page.goto(f"/games/{game_id}/")
+    live_game(page, f"/games/{game_id}/")
     page.wait_for_selector('#board svg[data-status="active"]')
     return page
 

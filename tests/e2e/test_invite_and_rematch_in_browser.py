@@ -16,8 +16,8 @@ import pytest
 
 from games.models import Game, Seat
 from tests.conftest import PASSWORD
+from tests.e2e.conftest import live_game, run_in_browser, shot
 from tests.e2e.conftest import live_user as user
-from tests.e2e.conftest import run_in_browser, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -53,6 +53,7 @@ def scenario(new_page: Any, found: dict[str, Any]) -> None:
     alice.check("#create-private")
     alice.click("#create-submit")
     alice.wait_for_url(re.compile(r"/games/\d+/$"))
+    live_game(alice)
     game_id = int(re.search(r"/games/(\d+)/$", alice.url).group(1))
     found["old"] = game_id
     link = alice.input_value("#share-link")
@@ -70,6 +71,7 @@ def scenario(new_page: Any, found: dict[str, Any]) -> None:
     bob.click("#invite-login")
     log_in_here(bob, "bob")
     bob.wait_for_url(re.compile(rf"/games/{game_id}/$"))
+    live_game(bob)  # resigning goes over the socket
     bob.wait_for_selector('#board svg[data-status="active"]')
     alice.wait_for_selector('#board svg[data-status="active"]')
     shot(bob, "invite-link-seated")
@@ -88,6 +90,7 @@ def scenario(new_page: Any, found: dict[str, Any]) -> None:
     for page in (alice, bob):
         page.wait_for_url(lambda url: re.search(r"/games/(\d+)/$", url) is not None
                           and not url.endswith(f"/games/{game_id}/"))
+        live_game(page)
         page.wait_for_selector('#board svg[data-status="active"]')
     found["new"] = int(re.search(r"/games/(\d+)/$", bob.url).group(1))
     assert alice.url == bob.url

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from games import services
-from tests.e2e.conftest import log_in, run_in_browser, shot
+from tests.e2e.conftest import live_game, log_in, run_in_browser, shot
 from tests.e2e.test_blockade_in_browser import user
 from tests.live.servers import Server, start, stop
 
@@ -36,13 +36,10 @@ def server(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any
 def open_game(new_page: Any, game_id: int, username: str) -> Any:
     page = new_page(**DESKTOP)
     log_in(page, username)
-    page.goto(f"/games/{game_id}/")
+    # Live: a context closed before the socket's hello left no "away" to show (the test
+    # timed out waiting for it once on a busy CI at a1523e7).
+    live_game(page, f"/games/{game_id}/")
     page.wait_for_selector('#board svg.board[data-status="active"]')
-    # The board is drawn from the page before its socket opens; the server counts a
-    # seat present (and, once all its sockets close, away) from the socket's hello on.
-    # A context closed before that left no "away" to show (the test timed out waiting
-    # for it once on a busy CI at a1523e7).
-    page.wait_for_function("() => window.bloqueioSocket && window.bloqueioSocket.hellos > 0")
     return page
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import log_in, run_in_browser, shot
+from tests.e2e.conftest import live_game, log_in, run_in_browser, shot
 from tests.e2e.test_blockade_in_browser import PHONE, open_game, wait_ply
 from tests.e2e.test_board_aim_in_browser import SCREEN, game_of, says
 
@@ -42,7 +42,7 @@ def test_bloqueio_magnifies_small_squares_and_a_finger_near_a_groove_means_the_g
     def scenario(new_page: Any) -> None:
         page = new_page(**PHONE)
         log_in(page, "alice")
-        page.goto(f"/games/{game_id}/")
+        live_game(page, f"/games/{game_id}/")
         page.wait_for_selector("#board .legal-dot")
         assert page.evaluate(SQUARE_PX) < 40  # 11 squares and margins in 390 px
         no_keyboard_words(page)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from games import engine
-from tests.e2e.conftest import run_in_browser, shot
+from tests.e2e.conftest import live_game, run_in_browser, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -94,6 +94,7 @@ def two_players_spectator_and_replay(new_page):
     alice.select_option("#create-kind", "bloqueio2")
     alice.click("#create-submit")
     alice.wait_for_url(re.compile(r"/games/\d+/$"))
+    live_game(alice)
     game_id = int(alice.url.rstrip("/").split("/")[-1])
     alice.wait_for_selector("#waiting:not([hidden])")
 
@@ -104,11 +105,12 @@ def two_players_spectator_and_replay(new_page):
     shot(bob, "lobby")
     join.click()
     bob.wait_for_url(f"**/games/{game_id}/")
+    live_game(bob)
     for page in (alice, bob):
         page.wait_for_selector('#board svg[data-status="active"]')
 
     watcher = new_page(viewport={"width": 1100, "height": 800})
-    watcher.goto(f"/games/{game_id}/")
+    live_game(watcher, f"/games/{game_id}/")
     watcher.wait_for_selector('#board svg[data-status="active"]')
     alice.wait_for_function("document.getElementById('spectators').textContent === '1'")
 
@@ -215,11 +217,13 @@ def four_phones(new_page):
     pages[0].select_option("#create-kind", "bloqueio")
     pages[0].click("#create-submit")
     pages[0].wait_for_url(re.compile(r"/games/\d+/$"))
+    live_game(pages[0])
     url = pages[0].url
     for page in pages[1:]:
         page.goto(url)
         page.click("#join")
         page.wait_for_url(url)
+        live_game(page)
     for seat, page in enumerate(pages):
         page.wait_for_selector('#board svg[data-status="active"]')
         board = page.locator("#board svg").bounding_box()

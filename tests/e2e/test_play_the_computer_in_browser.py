@@ -21,7 +21,7 @@ from django.db import connection
 from games import engine
 from games.models import Game
 from tests.conftest import clear_cache
-from tests.e2e.conftest import run_in_browser, shot
+from tests.e2e.conftest import live_game, run_in_browser, shot
 from tests.e2e.test_play_in_browser import pawns, register, walls
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -106,6 +106,7 @@ def play_the_computer(new_page, worker):
     shot(page, "lobby-computer")
     page.click("#computer-submit")
     page.wait_for_url(re.compile(r"/games/\d+/$"))
+    live_game(page)
     game_id = int(page.url.rstrip("/").split("/")[-1])
     assert game_id == 1
     page.wait_for_selector('#board svg[data-status="active"]')
@@ -148,6 +149,7 @@ def play_the_computer(new_page, worker):
     # "Play again" starts the same match against the computer at once.
     page.click("#play-again")
     page.wait_for_url(re.compile(r"/games/2/$"))
+    live_game(page)
     page.wait_for_selector('#board svg[data-status="active"]')
     assert page.locator('#players li[data-seat="1"] .name a').inner_text() == "Computer (easy)"
 
@@ -171,6 +173,7 @@ def add_and_remove_bots(new_page):
     page.select_option("#create-kind", "quoridor4")
     page.click("#create-submit")
     page.wait_for_url(re.compile(r"/games/\d+/$"))
+    live_game(page)
     page.wait_for_selector("#waiting-bots:not([hidden])")
 
     # Every open seat offers a bot; a bot seat offers "Remove".
@@ -190,7 +193,7 @@ def add_and_remove_bots(new_page):
 
     # A spectator sees the bots, but no controls.
     watcher = new_page(viewport={"width": 1100, "height": 800})
-    watcher.goto(page.url)
+    live_game(watcher, page.url)
     watcher.wait_for_selector('#board svg[data-status="waiting"]')
     page.click('[data-add-bot="1"]')  # easy, the first level
     watcher.locator('#players li[data-seat="1"] .pill.bot').wait_for()

@@ -12,7 +12,7 @@ import pytest
 
 from games import services
 from games.boards.colours import contrast
-from tests.e2e.conftest import log_in, run_in_browser, shot
+from tests.e2e.conftest import live_game, log_in, run_in_browser, shot
 from tests.e2e.test_blockade_in_browser import PHONE, user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -38,10 +38,8 @@ def test_resigning_a_ranked_game_on_a_phone_and_its_replay(server: Any) -> None:
         log_in(page, "bob")
         # The lobby sends a player of a live ranked game to it by itself.
         page.wait_for_url(re.compile(rf"/games/{game.pk}/$"))
+        live_game(page)  # resigning goes over the socket
         page.wait_for_selector('#board svg[data-status="active"]')
-        # The board is drawn from the page before its socket is up; resigning goes over
-        # the socket (offline, the page says it was not sent): wait until it is live.
-        page.wait_for_selector('#board-wrap[data-online="yes"]')
         page.click("#resign")
         page.click("#resign-confirm")
         page.wait_for_selector('#board svg[data-status="finished"]')

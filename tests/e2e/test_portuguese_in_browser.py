@@ -17,7 +17,7 @@ import pytest
 
 from games import engine
 from tests.conftest import PASSWORD
-from tests.e2e.conftest import run_in_browser, shot
+from tests.e2e.conftest import live_game, run_in_browser, shot
 from tests.e2e.test_play_the_computer_in_browser import play_out
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -103,6 +103,7 @@ def newcomer(new_page: Any) -> None:
     assert level == "Fácil", level
     page.click("#computer-submit")
     page.wait_for_url(re.compile(r"/games/\d+/$"))
+    live_game(page)
     game_id = int(page.url.rstrip("/").split("/")[-1])
     page.wait_for_selector('#board svg[data-status="active"]')
     assert_portuguese(page, "game", "Jogadores", "Lances", "Vermelho", "Verde")

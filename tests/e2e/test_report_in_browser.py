@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from moderation.models import Report
-from tests.e2e.conftest import log_in, run_in_browser
+from tests.e2e.conftest import live_game, log_in, run_in_browser
 from tests.e2e.test_blockade_in_browser import two_player_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -21,7 +21,7 @@ def test_a_player_reports_a_game_from_its_page(server: Any) -> None:
     def scenario(new_page: Any) -> None:
         page = new_page()
         log_in(page, "alice")
-        page.goto(f"/games/{game_id}/")
+        live_game(page, f"/games/{game_id}/")
         for attempt in ("Thank you", "already reported"):
             page.click("#report-game")
             page.select_option("dialog select[name=category]", "cheating")

@@ -21,7 +21,7 @@ from django.utils import timezone
 from games import services
 from games.models import Game, Rating
 from tests.conftest import ROOT
-from tests.e2e.conftest import log_in, run_in_browser, shot
+from tests.e2e.conftest import live_game, log_in, run_in_browser, shot
 from tests.e2e.test_chat_in_browser import user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -66,6 +66,7 @@ def test_the_lobby_and_a_game_against_the_computer_read_in_portuguese(server: An
         page.select_option("#computer-tc", "300+3")
         page.click("#computer-submit")
         page.wait_for_url(re.compile(r"/games/\d+/$"))
+        live_game(page)
         page.wait_for_selector('#board svg[data-status="active"]')
         page.wait_for_selector("#board rect.cell.legal")
         assert page.inner_text("#status-line").strip().endswith(  # after the seat's chip

@@ -20,7 +20,7 @@ from accounts.models import User
 from games import engine, services
 from games.boards.colours import contrast, seat_styles, themes
 from games.engine.palettes import PALETTES
-from tests.e2e.conftest import log_in, run_in_browser, shot
+from tests.e2e.conftest import live_game, log_in, run_in_browser, shot
 from tests.e2e.test_blockade_in_browser import DESKTOP, PHONE, user
 from tests.e2e.test_board_aim_in_browser import game_of
 
@@ -169,7 +169,7 @@ def test_the_colour_blind_palette_repaints_the_seats_and_every_seat_shows_its_le
     def scenario(new_page: Any) -> None:
         page = new_page(**DESKTOP)
         log_in(page, "alice")
-        page.goto(f"/games/{game_id}/")
+        live_game(page, f"/games/{game_id}/")
         page.wait_for_selector("#board g.wall")
         standard = expected_fills("bloqueio", "standard")
         blind = expected_fills("bloqueio", "colour-blind")
@@ -197,20 +197,20 @@ def test_the_colour_blind_palette_repaints_the_seats_and_every_seat_shows_its_le
         page.goto(f"/games/{game_id}/replay/")
         page.wait_for_selector("#board g.pawn")
         assert dict(page.evaluate(SEAT_FILLS)) == blind
-        page.goto(f"/games/{game_id}/")
+        live_game(page, f"/games/{game_id}/")
         page.wait_for_selector("#board g.pawn")
         assert dict(page.evaluate(SEAT_FILLS)) == blind
         assert page.is_checked("#palette-colour-blind")
 
         # Quoridor's goal bands outside the board carry their seat's letter, on a phone too.
         phone = new_page(**PHONE)
-        phone.goto(f"/games/{quoridor}/")
+        live_game(phone, f"/games/{quoridor}/")
         phone.wait_for_selector("#board g.pawn")
         q = {s["seat"]: s["initial"] for s in seat_styles("quoridor4")}
         assert letters(phone, "#board g.goal-mark") == sorted((str(s), q[s]) for s in range(4))
         shot(phone, "palette-standard-quoridor4-phone")
         # Blockade Run's goal rows: each cell of a goal row carries its seat's letter.
-        phone.goto(f"/games/{run}/")
+        live_game(phone, f"/games/{run}/")
         phone.wait_for_selector("#board g.pawn")
         rows = phone.eval_on_selector_all("#board text.zone-mark", TEXTS_OF)
         initials = [s["initial"] for s in seat_styles("blockade_run")]

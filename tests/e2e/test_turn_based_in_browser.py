@@ -30,8 +30,8 @@ from accounts.models import User
 from games import engine, services
 from games.models import Game, Seat
 from notifications.services import email_choice
+from tests.e2e.conftest import live_game, log_in, run_in_browser, shot
 from tests.e2e.conftest import live_user as user
-from tests.e2e.conftest import log_in, run_in_browser, shot
 from tests.games.time_travel import days_pass
 from tests.live.servers import Server, start, stop
 from tests.live.servers import worker as background_worker
@@ -146,6 +146,7 @@ def scenario(new_page: Any, box: Mailbox, found: dict[str, Any]) -> None:
     alice.select_option("#create-tc", "1d")
     alice.click("#create-submit")
     alice.wait_for_url(re.compile(r"/games/\d+/$"))
+    live_game(alice)
     game_id = int(re.search(r"/games/(\d+)/$", alice.url).group(1))
     found["game"] = game_id
 
@@ -181,6 +182,7 @@ def scenario(new_page: Any, box: Mailbox, found: dict[str, Any]) -> None:
     # Most of a second day goes by on Alice's turn: her page counts down the hours left.
     db(days_pass, game_id, hours=21)
     alice.reload()
+    live_game(alice)
     alice.wait_for_selector('.player.turn[data-seat="0"] .clock.days.running')
     left = alice.locator('.player[data-seat="0"] .clock').inner_text()
     assert "day" not in left and re.search(r"\b[23] h\b", left), left

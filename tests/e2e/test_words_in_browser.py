@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from games import engine, services
-from tests.e2e.conftest import log_in, run_in_browser, shot
+from tests.e2e.conftest import live_game, log_in, run_in_browser, shot
 from tests.e2e.test_blockade_in_browser import (
     DESKTOP,
     PHONE,
@@ -73,6 +73,7 @@ def test_hint_is_offered_to_the_player_to_move_with_its_reason(server: Any) -> N
         rated = new_page(**DESKTOP)
         log_in(rated, "carol")  # the lobby sends her to her live ranked game
         rated.wait_for_url(re.compile(rf"/games/{ranked.pk}/$"))
+        live_game(rated)
         rated.wait_for_selector('#board svg[data-status="active"]')
         assert rated.locator("#hint").count() == 0
         for p in (page, other, watcher, rated):
@@ -92,7 +93,7 @@ def test_move_list_result_and_caption_in_words(server: Any) -> None:
     def scenario(new_page: Any) -> None:
         for options in (DESKTOP, PHONE):
             page = new_page(**options)
-            page.goto(f"/games/{game_id}/")
+            live_game(page, f"/games/{game_id}/")
             page.wait_for_selector('#board svg[data-status="finished"]')
             _assert_entries_apart(page)
             result = page.inner_text("#result h2")
@@ -106,16 +107,16 @@ def test_move_list_result_and_caption_in_words(server: Any) -> None:
         assert "resigned" in caption and not re.search(r"resign:\d", caption), caption
         _assert_entries_apart(replay)
         empty = new_page(**PHONE)
-        empty.goto(f"/games/{fresh}/")
+        live_game(empty, f"/games/{fresh}/")
         empty.wait_for_selector("#moves li.empty")
         _assert_entries_apart(empty)
         log_in(empty, "alice")
-        empty.goto(f"/games/{game_id}/")
+        live_game(empty, f"/games/{game_id}/")
         empty.wait_for_selector("#play-again")
         assert empty.inner_text("#play-again") != "Play again"
         assert "not invited" in empty.inner_text("#result")
         lost = new_page(**PHONE)
-        lost.goto(f"/games/{timed}/")
+        live_game(lost, f"/games/{timed}/")
         lost.wait_for_selector('#board svg[data-status="finished"]')
         result = lost.inner_text("#result h2")
         assert "ran out of time" in result and "last player" not in result, result
@@ -186,10 +187,7 @@ def test_two_player_blokus_marks_each_move_with_the_colour_that_moved(server: An
         marks = page.eval_on_selector_all("#moves li .who", "els => els.map(e => e.textContent)")
         assert marks == ["B", "Y", "R"], marks
         action = rules.legal_actions(state)[0].to_json()  # green, live, from bob's page
-        other = open_game(new_page, game_id, "bob")
-        # The board is drawn from the page before its socket opens: send once it has its
-        # hello (a frame sent before is not sent at all; seen once on a busy CI).
-        other.wait_for_function("() => window.bloqueioSocket.hellos > 0")
+        other = open_game(new_page, game_id, "bob")  # live: past its socket's hello
         sent = other.evaluate(
             "(a) => window.bloqueioSocket.send({type: 'action', action: a, ply: 3})", action)
         assert sent is True
