@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -15,7 +16,9 @@ import pytest
 from django.core.signals import request_finished, request_started
 
 from bloqueio_site import asgi_http
+from bloqueio_site.asgi import application
 from games import services
+from tests.live.servers import ROOT
 from tests.site.test_request_garbage import scope, serve
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -99,3 +102,62 @@ async def test_a_client_gone_before_its_answer_gets_none_and_one_hop(alice, thre
     assert log == ["started", "finished"]  # once: the view's own close sent it
     assert [e.calls for e in threads.made] == [1]
     assert threads.idle == threads.made  # the handler waited for the view: free at once
+
+
+async def test_a_static_file_streams_and_is_closed_once_sent(threads, log):
+    """A streaming response (WhiteNoise's file) keeps Django's order: its bytes first,
+    then its close (`request_finished`), on the same request thread."""
+    sent = await serve(scope("GET", "/static/js/socket.js", None), b"", log=log)
+    assert sent[0]["status"] == 200
+    assert b"".join(m.get("body", b"") for m in sent[1:]) == (
+        ROOT / "static" / "js" / "socket.js").read_bytes()
+    assert log[:2] == ["started", "http.response.start"]
+    assert log[-1] == "finished" and log.count("finished") == 1
+    [executor] = threads.made
+    assert threads.idle == [executor]
+
+
+async def test_a_call_cancelled_while_its_view_runs_sends_nothing(alice, threads, log):
+    """A server stopping cancels the handler's call while the view still runs on its
+    thread: the call ends at once with nothing sent, the view runs to its end (its
+    response closed), and its thread is reused only after that."""
+    view_may_go, view_runs = threading.Event(), threading.Event()
+
+    def held(sender: object, **_: Any) -> None:
+        view_runs.set()
+        assert view_may_go.wait(10)
+
+    pending = [{"type": "http.request", "body": b"", "more_body": False}]
+    never = asyncio.Event()
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        if pending:
+            return pending.pop()
+        await never.wait()  # the client stays
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    request_started.connect(held)
+    try:
+        call = asyncio.create_task(application(
+            scope("GET", "/api/kinds/", alice.auth_token.key), receive, send))
+        assert await asyncio.to_thread(view_runs.wait, 10)
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(call, 5)
+        [executor] = threads.made
+        assert threads.idle == []  # its view still runs there
+        view_may_go.set()
+        for _ in range(200):
+            if threads.idle:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        view_may_go.set()
+        request_started.disconnect(held)
+    assert threads.idle == [executor]  # back once the view was done
+    assert sent == []
+    assert log == ["started", "finished"]  # the view's own close ran on its thread
