@@ -7,13 +7,17 @@ sockets, waits for every `hello`, plays a recorded game to its end, closes its s
 at once starts the next game. So games start and end, and sockets open and close, all
 through the measured window, as on a real site.
 
-After `--warmup` seconds the window opens for `--continuous` seconds: it counts every
-move whose event reached every socket of its game inside the window (moves/s, latency
-from the sender's send until the last socket has it), every game started and finished
-in it (a start: from the create request until every socket has its `hello`), errors,
-the server processes' CPU over the window and the load client's own (it shares the
-machine: a client near a core's worth would be what limits the figures). `--profile
-PREFIX` runs py-spy on the servers over the window. Loopback only, bounded by --duration.
+The first games of all G slots start together, a burst no evening has: the warm-up
+(`--warmup` seconds) begins once every slot's first game is under way (all its hellos
+in; how long that took is reported as `first_wave_s`), so the window measures the
+evening that follows, whatever G is. Then the window opens for `--continuous` seconds:
+it counts every move whose event reached every socket of its game inside the window
+(moves/s, latency from the sender's send until the last socket has it), every game
+started and finished in it (a start: from the create request until every socket has its
+`hello`), errors, the server processes' CPU over the window and the load client's own
+(it shares the machine: a client near a core's worth would be what limits the figures).
+`--profile PREFIX` runs py-spy on the servers over the window. Loopback only, bounded by
+--duration.
 """
 
 from __future__ import annotations
@@ -37,6 +41,10 @@ from load import (
     server_pids,
 )
 from processes import Window, budget, pause_collector
+
+# A slot whose first game is not under way by then has failed (its errors say why); the
+# window opens anyway rather than never.
+FIRST_WAVE_TIMEOUT_S = 120
 
 
 @dataclass
@@ -64,6 +72,16 @@ class Tally:
     starts: list[tuple[float, float]] = field(default_factory=list)  # (ready at, took)
     finished: list[float] = field(default_factory=list)  # when each game ended
     errors: list[str] = field(default_factory=list)
+    # Slots whose first game is not yet under way; `first_wave` is set when none is left.
+    first_wave_left: int = 0
+    first_wave: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def started(self, ready_at: float, took: float, first: bool) -> None:
+        self.starts.append((ready_at, took))
+        if first:
+            self.first_wave_left -= 1
+            if self.first_wave_left <= 0:
+                self.first_wave.set()
 
 
 async def _slot(n: int, base: str, ws_bases: list[str], tokens: list[str],
@@ -72,6 +90,7 @@ async def _slot(n: int, base: str, ws_bases: list[str], tokens: list[str],
     loop = asyncio.get_running_loop()
     ws_base = ws_bases[n % len(ws_bases)]
     played = n
+    first = True
     while not stop.is_set():
         record = games[played % len(games)]
         played += args.games
@@ -98,7 +117,8 @@ async def _slot(n: int, base: str, ws_bases: list[str], tokens: list[str],
         except TimeoutError:
             tally.errors.append(f"game {run.game_id}: not every socket got its hello")
         go.set()
-        tally.starts.append((time.perf_counter(), time.perf_counter() - began))
+        tally.started(time.perf_counter(), time.perf_counter() - began, first)
+        first = False
         done = asyncio.create_task(run.done.wait())
         stopped = asyncio.create_task(stop.wait())
         await asyncio.wait({done, stopped}, return_when=asyncio.FIRST_COMPLETED)
@@ -141,11 +161,19 @@ async def main_async(args: argparse.Namespace, bases: list[str],
         ws_bases = [b.replace("http://", "ws://") for b in bases]
         window = [float("inf"), float("inf")]  # set when the window opens
         stop = asyncio.Event()
-        tally = Tally()
+        tally = Tally(first_wave_left=args.games)
         slots = [asyncio.create_task(_slot(n, bases[n % len(bases)], ws_bases, seats[n],
                                            games, args, window, stop, tally, pool))
                  for n in range(args.games)]
-        print(f"{args.games} slots playing; window opens in {args.warmup} s", flush=True)
+        began = time.perf_counter()
+        try:
+            await asyncio.wait_for(tally.first_wave.wait(), FIRST_WAVE_TIMEOUT_S)
+        except TimeoutError:
+            tally.errors.append(f"the first games of all {args.games} slots were not under "
+                                f"way after {FIRST_WAVE_TIMEOUT_S} s")
+        first_wave = time.perf_counter() - began
+        print(f"{args.games} slots playing (their first games under way in "
+              f"{first_wave:.1f} s); window opens in {args.warmup} s", flush=True)
         # The client's own collection (processes.Window) ends a second before the window
         # opens: moves it held up are answered before the window counts them.
         await asyncio.sleep(max(args.warmup - 1, 0))
@@ -182,6 +210,7 @@ async def main_async(args: argparse.Namespace, bases: list[str],
         "games_started": len(starts),
         "games_finished": sum(opens <= at <= closes for at in tally.finished),
         "start_p50_ms": pct(starts, 0.50), "start_p99_ms": pct(starts, 0.99),
+        "first_wave_s": round(first_wave, 2),
         "errors": len(tally.errors), "error_samples": tally.errors[:5],
         "server_cpu_s": round(sum(cpu.values()), 2),
         "server_cpu_ms_per_move": round(1000 * sum(cpu.values()) / moves, 2) if moves else None,

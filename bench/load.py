@@ -364,7 +364,8 @@ def main() -> None:
                         help="with --continuous: write every timed move (send time, "
                              "latency, game, ply) to PATH")
     parser.add_argument("--warmup", type=float, default=5,
-                        help="with --continuous: seconds of play before the window opens")
+                        help="with --continuous: seconds of play before the window opens, "
+                             "counted from when every slot's first game is under way")
     parser.add_argument("--server-commit", metavar="REV",
                         help="spawn the servers from a clean `git archive` of REV (the same "
                              "load client measures an older server: A/B in one session)")
