@@ -9,15 +9,16 @@ through the measured window, as on a real site.
 
 The first games of all G slots start together, a burst no evening has: the warm-up
 (`--warmup` seconds) begins once every slot's first game is under way (all its hellos
-in; how long that took is reported as `first_wave_s`), so the window measures the
-evening that follows, whatever G is. Then the window opens for `--continuous` seconds:
-it counts every move whose event reached every socket of its game inside the window
-(moves/s, latency from the sender's send until the last socket has it), every game
-started and finished in it (a start: from the create request until every socket has its
-`hello`), errors, the server processes' CPU over the window and the load client's own
-(it shares the machine: a client near a core's worth would be what limits the figures).
-`--profile PREFIX` runs py-spy on the servers over the window. Loopback only, bounded by
---duration.
+in, or given up on after 60 s, an error; how long the wave took is reported as
+`first_wave_s`), so the window measures the evening that follows, whatever G is. Then
+the window opens for `--continuous` seconds: it counts every move whose event reached
+every socket of its game inside the window (moves/s, latency from the sender's send
+until the last socket has it), every game started and finished in it (a start: from
+the create request until every socket has its `hello`), errors, the server processes'
+CPU over the window and the load client's own (it shares the machine: a client near a
+core's worth would be what limits the figures).
+`--profile PREFIX` runs py-spy on the servers over the window. Loopback only; it ends
+`--continuous` seconds after the window opens (`--duration` bounds the lockstep mode).
 """
 
 from __future__ import annotations
@@ -42,8 +43,8 @@ from load import (
 )
 from processes import Window, budget, pause_collector
 
-# A slot whose first game is not under way by then has failed (its errors say why); the
-# window opens anyway rather than never.
+# The first wave's bound: past it the window opens anyway, with one more error saying
+# so, rather than never (each slot that could not start has its own errors too).
 FIRST_WAVE_TIMEOUT_S = 120
 
 

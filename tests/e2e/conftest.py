@@ -113,10 +113,11 @@ def log_in(page: Any, username: str, password: str = PASSWORD) -> None:
     assert page.locator(".site-header .who").inner_text() == username
 
 
-# The game page draws its board from its HTML before its socket opens. Until the socket's
-# `hello` a frame the page sends is not sent at all (it says "You are offline") and the
-# server does not count the page present; a test that acted on the drawn board alone
-# flaked on busy machines (a resign, a move, a leaver's "away").
+# The game page draws its board from its HTML before its socket opens. Until the socket
+# is open a frame the page sends is not sent at all (it says "You are offline"), and
+# until its `hello` the server does not count the page present; a test that acted on the
+# drawn board alone flaked on busy machines (a resign, a move, a leaver's "away"). The
+# browser tests wait for the hello after loading a live game's page.
 HELLO = "() => window.bloqueioSocket !== undefined && window.bloqueioSocket.hellos > 0"
 
 

@@ -221,8 +221,8 @@ def four_phones(new_page):
     url = pages[0].url
     for page in pages[1:]:
         page.goto(url)
-        page.click("#join")
-        page.wait_for_url(url)
+        with page.expect_navigation():  # the join posts and comes back to the same URL
+            page.click("#join")
         live_game(page)
     for seat, page in enumerate(pages):
         page.wait_for_selector('#board svg[data-status="active"]')

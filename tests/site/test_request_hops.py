@@ -34,10 +34,23 @@ class CountingExecutor(ThreadPoolExecutor):
         return super().submit(*args, **kwargs)
 
 
+class IdleList(list[ThreadPoolExecutor]):
+    """`_Threads.idle`, telling the test when an executor comes back (from any thread)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.back = threading.Event()
+
+    def append(self, executor: ThreadPoolExecutor) -> None:
+        super().append(executor)
+        self.back.set()
+
+
 class CountingThreads(asgi_http._Threads):
     def __init__(self) -> None:
         super().__init__()
         self.made: list[CountingExecutor] = []
+        self.idle = IdleList()
 
     def take(self) -> ThreadPoolExecutor:
         executor = CountingExecutor()
@@ -106,8 +119,19 @@ async def test_a_client_gone_before_its_answer_gets_none_and_one_hop(alice, thre
 
 async def test_a_static_file_streams_and_is_closed_once_sent(threads, log):
     """A streaming response (WhiteNoise's file) keeps Django's order: its bytes first,
-    then its close (`request_finished`), on the same request thread."""
-    sent = await serve(scope("GET", "/static/js/socket.js", None), b"", log=log)
+    then its close (`request_finished`), on the request's own thread."""
+    where: list[str] = []
+
+    def thread(sender: object, **_: Any) -> None:
+        where.append(threading.current_thread().name)
+
+    request_started.connect(thread)
+    request_finished.connect(thread)
+    try:
+        sent = await serve(scope("GET", "/static/js/socket.js", None), b"", log=log)
+    finally:
+        request_started.disconnect(thread)
+        request_finished.disconnect(thread)
     assert sent[0]["status"] == 200
     assert b"".join(m.get("body", b"") for m in sent[1:]) == (
         ROOT / "static" / "js" / "socket.js").read_bytes()
@@ -115,6 +139,7 @@ async def test_a_static_file_streams_and_is_closed_once_sent(threads, log):
     assert log[-1] == "finished" and log.count("finished") == 1
     [executor] = threads.made
     assert threads.idle == [executor]
+    assert len(where) == 2 and where[0] == where[1]  # started and closed on one thread
 
 
 async def test_a_call_cancelled_while_its_view_runs_sends_nothing(alice, threads, log):
@@ -140,6 +165,7 @@ async def test_a_call_cancelled_while_its_view_runs_sends_nothing(alice, threads
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
+    call: asyncio.Task[None] | None = None
     request_started.connect(held)
     try:
         call = asyncio.create_task(application(
@@ -151,12 +177,12 @@ async def test_a_call_cancelled_while_its_view_runs_sends_nothing(alice, threads
         [executor] = threads.made
         assert threads.idle == []  # its view still runs there
         view_may_go.set()
-        for _ in range(200):
-            if threads.idle:
-                break
-            await asyncio.sleep(0.01)
+        assert await asyncio.to_thread(threads.idle.back.wait, 10)
+        await asyncio.sleep(0.1)  # a task of the call left running would have sent by now
     finally:
         view_may_go.set()
+        if call is not None:  # nothing for a call already ended; none left behind otherwise
+            call.cancel()
         request_started.disconnect(held)
     assert threads.idle == [executor]  # back once the view was done
     assert sent == []
