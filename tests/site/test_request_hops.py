@@ -117,6 +117,9 @@ async def test_a_client_gone_before_its_answer_gets_none_and_one_hop(alice, thre
     assert threads.idle == threads.made  # the handler waited for the view: free at once
 
 
+# whitenoise 6 streams a synchronous iterator, which Django's ASGI handler reads whole on
+# the request's thread, saying so (docs/operations.md, "Production checklist").
+@pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous iterators")
 async def test_a_static_file_streams_and_is_closed_once_sent(threads, log):
     """A streaming response (WhiteNoise's file) keeps Django's order: its bytes first,
     then its close (`request_finished`), on the request's own thread."""
