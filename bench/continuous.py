@@ -16,9 +16,9 @@ every socket of its game inside the window (moves/s, latency from the sender's s
 until the last socket has it), every game started and finished in it (a start: from
 the create request until every socket has its `hello`), errors, the server processes'
 CPU over the window and the load client's own (it shares the machine: a client near a
-core's worth would be what limits the figures).
-`--profile PREFIX` runs py-spy on the servers over the window. Loopback only; it ends
-`--continuous` seconds after the window opens (`--duration` bounds the lockstep mode).
+core's worth would be what limits the figures). `--profile PREFIX` runs py-spy on the
+servers over the window. Loopback only; it ends `--continuous` seconds after the window
+opens (`--duration` bounds the lockstep mode).
 """
 
 from __future__ import annotations
