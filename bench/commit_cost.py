@@ -100,6 +100,9 @@ def main() -> None:
     parser.add_argument("--group", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2, help="each mode this many times")
     args = parser.parse_args()
+    for name in ("games", "statements", "group", "rounds"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1")
     url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bloqueio_bench")
     tables = (f"bench_commit_game_{os.getpid()}", f"bench_commit_event_{os.getpid()}")
     with psycopg.connect(url, autocommit=True) as conn:
