@@ -2,7 +2,7 @@
 
 Run from the repository root: ``python bench/engine_bench.py`` (about 30 s).
 Positions are the midgame (ply 20..80) positions of the recorded 4-seat Bloqueio games
-in ../shared/bench/games-bloqueio.jsonl and of the bloqueio conformance vectors. Every
+in bench/games/bloqueio.jsonl and of the bloqueio conformance vectors. Every
 timing uses a fresh state rebuilt from JSON, so no per-state cache is warm (as on a
 server that loads a game's state from the database).
 """
@@ -25,21 +25,20 @@ sys.path.insert(0, str(ROOT))
 from games import engine  # noqa: E402
 from games.engine.barrier import Action, Barrier, State  # noqa: E402
 
-SHARED = ROOT.parent / "shared"
 RULES = engine.get("bloqueio")
 
 
 def midgame_positions(limit: int = 600) -> list[dict]:
     """State JSON of midgame positions, spread evenly over all games and vectors."""
     found: list[dict] = []
-    with (SHARED / "bench" / "games-bloqueio.jsonl").open() as f:
+    with (ROOT / "bench" / "games" / "bloqueio.jsonl").open() as f:
         for line in f:
             state = RULES.initial()
             for action in json.loads(line)["actions"]:
                 if 20 <= state.ply <= 80:
                     found.append(state.to_json())
                 state = RULES.apply(state, RULES.parse_action(action))
-    with (SHARED / "vectors" / "bloqueio.jsonl").open() as f:
+    with (ROOT / "tests" / "vectors" / "bloqueio.jsonl").open() as f:
         for line in f:
             case = json.loads(line)
             if case["start"] == "initial":

@@ -1,6 +1,6 @@
 """Spectator fan-out: one 4-seat Bloqueio game watched by a thousand spectators.
 
-The 4 players replay a recorded game from ../shared/bench/games-bloqueio.jsonl, each
+The 4 players replay a recorded game from bench/games/bloqueio.jsonl, each
 sending its action the moment it sees its turn. For every move we measure the time from
 the sender's send until ALL connections of the game (4 players + --spectators) have the
 event, and report p50/p95/p99/max, errors, moves/s and the servers' CPU seconds and RSS.

@@ -4,7 +4,7 @@ Every game has 4 players and S spectators. By default every player is a user of 
 signed up over the API (POST /api/auth/register/), and every game is created and joined
 over the API, as real clients do (`--shared-users`: the same 4 accounts sit in every
 game, which skips 4 * G password hashes). Players replay recorded games from
-../shared/bench/games-bloqueio.jsonl, each sending its action the moment it sees its
+bench/games/bloqueio.jsonl, each sending its action the moment it sees its
 turn. For every move we measure the time from the sender's send until EVERY connection
 of that game has received the event, and report moves/s, latency percentiles, errors,
 and the server processes' CPU seconds and peak RSS (read from /proc).
@@ -85,7 +85,7 @@ from processes import (  # noqa: F401  (re-exported: the other benchmarks use lo
     stop_all,
 )
 
-RECORDED = ROOT.parent / "shared" / "bench" / "games-bloqueio.jsonl"
+RECORDED = ROOT / "bench" / "games" / "bloqueio.jsonl"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 

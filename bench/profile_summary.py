@@ -26,6 +26,8 @@ from pathlib import Path
 # py-spy's frame: "name (path/to/file.py:123)"; the line is dropped so one function
 # counts as one row.
 _FRAME = re.compile(r"^(?P<name>.*?) \((?P<file>[^:()]*)(?::\d+)?\)$")
+# Files of this checkout are shown from its root ("games/services.py").
+_CHECKOUT = f"{Path(__file__).resolve().parents[1]}/"
 
 
 def _function(frame: str) -> str:
@@ -33,7 +35,7 @@ def _function(frame: str) -> str:
     if found is None:
         return frame
     path = found["file"]
-    for marker in ("site-packages/", "python3.11/", "/work/"):
+    for marker in ("site-packages/", "python3.11/", _CHECKOUT):
         if marker in path:
             path = path.split(marker, 1)[1]
     return f"{found['name']} ({path})"

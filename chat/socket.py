@@ -1,7 +1,7 @@
 """Chat over the game socket: a sub-protocol of `games.live.subprotocols`, registered in
 `chat.apps` so that games never imports chat (docs/architecture.md, "Layers").
 
-Frames (CONTRACT.md): the client's `chat` (answered by an `ack` with the message's id, or
+Frames (docs/realtime.md#chat): the client's `chat` (answered by an `ack` with the message's id, or
 an error frame); `chat_history` after `hello` when the game has chat, and after a `sync`
 that carries `chat_after`; each posted message's `chat` frame through the fan-out
 (`game.chat`), to the sockets that may read its room (chat.rooms).

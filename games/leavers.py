@@ -7,7 +7,7 @@ seen by every process). From then on the others see its grace counting down
 before); any socket of that seat opening again cancels it. Turn-based games have no
 grace: a move is due within days, and the deadline alone decides. Once the grace is over
 the other players of a casual game may hand the seat to a bot (`hand_to_bot`); ranked
-games keep RULES.md section 6 (the clock runs and flags), so a ranked seat is never
+games keep docs/rules.md#leaving (the clock runs and flags), so a ranked seat is never
 handed over. A hand-over is final: the bot keeps the seat if its player comes back, as
 the others chose to play on with the bot and must not have the seat change hands twice.
 """
@@ -152,7 +152,7 @@ def hand_to_bot(*, game_id: int, seat: int, user: AbstractBaseUser,
                                  % {"last": game.seat_count - 1})
         if game.ranked:
             raise HumansOnly(_("Ranked games are between people: a seat that left is "
-                               "played out by its clock (RULES.md, section 6)."))
+                               "played out by its clock."))
         mine = next((s for s in seats if s.user_id == user.pk and not s.bot), None)
         in_game = (game.state or {}).get("in_game") or []
         if mine is None or (mine.seat < len(in_game) and not in_game[mine.seat]):

@@ -114,7 +114,7 @@ def submit_action(
 
 
 def resign(*, game_id: int, user: AbstractBaseUser) -> Game:
-    """The caller's seat leaves the game (RULES.md "Leaving")."""
+    """The caller's seat leaves the game (docs/rules.md#leaving)."""
     return _leave(game_id, _own_seat(user), "resign")
 
 

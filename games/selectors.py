@@ -1,6 +1,6 @@
 """Reads shared by the REST API, the WebSocket consumers and the pages.
 
-`game_json` is the single place a game becomes its public JSON shape (CONTRACT.md).
+`game_json` is the single place a game becomes its public JSON shape (docs/api.md).
 """
 
 from __future__ import annotations
@@ -220,7 +220,7 @@ def clocks_json(game: Game) -> dict[str, Any] | None:
 
 
 def game_json(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
-    """The public JSON of a game (CONTRACT.md); `seats` must carry their users."""
+    """The public JSON of a game (docs/api.md); `seats` must carry their users."""
     return {
         "id": game.pk,
         "kind": game.kind,

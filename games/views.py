@@ -122,7 +122,7 @@ def _kinds() -> list[dict[str, Any]]:
 def _event_rows(game: Game) -> list[dict[str, Any]]:
     """The game's events with their notation (rules.format_action) and, where a seat
     plays several colours (2-player Blokus), the colour that moved: the state's
-    `colour` to move before it (CONTRACT.md), so the move list marks Red's move R,
+    `colour` to move before it (docs/api.md), so the move list marks Red's move R,
     not with its seat's first colour."""
     rules = engine.get(game.kind)
     rows = selectors.events_after(game.pk)

@@ -17,7 +17,9 @@ from accounts.models import User
 from games.live import broadcast
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+# The data the tests read, inside the repository (each folder's README says what it is).
+VECTORS = ROOT / "tests" / "vectors"
+RECORDED_GAMES = ROOT / "bench" / "games" / "bloqueio.jsonl"
 PASSWORD = "correct-horse-battery-9"
 
 
@@ -82,8 +84,8 @@ def published() -> Iterator[list[broadcast.Committed]]:
 
 
 def recorded_games() -> list[dict[str, Any]]:
-    path = SHARED / "bench" / "games-bloqueio.jsonl"
-    with path.open() as f:
+    """The 100 recorded 4-seat Bloqueio games of bench/games/ (its README)."""
+    with RECORDED_GAMES.open() as f:
         return [json.loads(line) for line in f if line.strip()]
 
 

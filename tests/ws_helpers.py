@@ -15,7 +15,7 @@ from tests.conftest import make_user
 LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 
 # Frames read past while waiting for another type, per connection: an `ack` and the
-# `event` it acknowledges may arrive in either order (CONTRACT.md orders events only).
+# `event` it acknowledges may arrive in either order (docs/realtime.md orders events only).
 _held: dict[int, list[dict[str, Any]]] = {}
 KEPT = ("ack", "event", "notify")
 CHATTER = ("presence", "ping", "game", "away")

@@ -39,7 +39,8 @@ class BestMoveOut(serializers.Serializer):
     ply = serializers.IntegerField()
     seat = serializers.IntegerField(help_text="the seat to move after `ply` plies")
     level = serializers.CharField(help_text="the bot level that chose: `hard`")
-    action = serializers.JSONField(help_text="one action object, see CONTRACT.md")
+    action = serializers.JSONField(
+        help_text="one action object, see docs/api.md#actions-events-and-states")
     notation = serializers.CharField()
     reason = serializers.CharField(help_text="why, in one line (may be empty)")
     nodes = serializers.IntegerField(help_text="positions the search visited")

@@ -163,7 +163,8 @@ class InviteIn(serializers.Serializer):
 
 
 class ActionIn(serializers.Serializer):
-    action = serializers.DictField(help_text="one action object, see CONTRACT.md")
+    action = serializers.DictField(
+        help_text="one action object, see docs/api.md#actions-events-and-states")
     ply = StrictIntegerField(min_value=0, help_text="the game's current ply")
 
 
@@ -258,7 +259,8 @@ class GameOut(serializers.Serializer):
     status = serializers.ChoiceField(choices=GAME_STATUSES)
     seats = SeatOut(many=True)
     ply = serializers.IntegerField()
-    state = serializers.JSONField(help_text="the kind's state JSON, see CONTRACT.md")
+    state = serializers.JSONField(
+        help_text="the kind's state JSON, see docs/api.md#actions-events-and-states")
     time_control = TimeControlField(allow_null=True)
     clocks = serializers.JSONField(allow_null=True)
     result = ResultOut(allow_null=True)

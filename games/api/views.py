@@ -1,4 +1,4 @@
-"""The games REST API (CONTRACT.md): thin views over games.services and selectors."""
+"""The games REST API (docs/api.md): thin views over games.services and selectors."""
 
 from __future__ import annotations
 

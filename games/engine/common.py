@@ -89,7 +89,7 @@ def competition_ranks(keys: dict[int, Any], first: int = 1) -> dict[int, int]:
 
 
 def standings(seats: int, keys: dict[int, Any], left_order: tuple[int, ...]) -> tuple[int, ...]:
-    """A finished game's ranking (RULES.md section 6): the seats still in the game by
+    """A finished game's ranking (docs/rules.md#ranking): the seats still in the game by
     ascending ``keys`` (competition ranks from 1), then those that left, latest first."""
     ranking = [0] * seats
     for s, rank in competition_ranks(keys).items():
@@ -107,7 +107,7 @@ def cells_json(cells: tuple[Cell | None, ...]) -> list[list[int] | None]:
 
 
 def state_json(state: Any, **fields: Any) -> dict[str, Any]:
-    """A state's CONTRACT.md JSON: ``turn``, the kind's own ``fields`` in their order,
+    """A state's JSON (docs/api.md): ``turn``, the kind's own ``fields`` in their order,
     then the seats' bookkeeping every kind keeps (``in_game``, ``ply``, ``left_order``)."""
     return {
         "turn": state.turn,

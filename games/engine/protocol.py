@@ -7,7 +7,7 @@ against a family's classes or names a game kind. A family lives in its own subpa
 ``family.py``) and is listed in ``registry.py``.
 
 States are immutable values: ``apply`` and ``leave`` return new ones. Actions and
-events are frozen dataclasses with ``to_json()``; their JSON is the CONTRACT.md form.
+events are frozen dataclasses with ``to_json()``; their JSON is the API's form (docs/api.md).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .errors import IllegalAction, InvalidAction, brief
 
 @runtime_checkable
 class ActionLike(Protocol):
-    """An action or event value: hashable, comparable, with its CONTRACT.md JSON."""
+    """An action or event value: hashable, comparable, with its JSON (docs/api.md)."""
 
     def to_json(self) -> dict[str, Any]: ...
 

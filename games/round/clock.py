@@ -12,7 +12,7 @@ Two kinds of time control (docs/ranked.md, "Clocks"):
   same deadline; missing it flags the seat like any other turn, unless nobody at the
   table has moved yet: then the game is aborted, as in live play.
 
-Either way a missed deadline is a flag (RULES.md section 6), and time nobody watched
+Either way a missed deadline is a flag (docs/rules.md#leaving), and time nobody watched
 (the clock worker was down, its last beat older than DOWNTIME_GRACE) is given back to
 the turn, never charged (docs/ranked.md, "A game never traps its players").
 """

@@ -128,7 +128,7 @@ Action = Act | Leave | Flag | Abort | Resume
 
 @dataclass(frozen=True, slots=True)
 class RoundEvent:
-    """One entry of the game's history (CONTRACT.md's event), as `play` recorded it."""
+    """One entry of the game's history (docs/api.md's event), as `play` recorded it."""
 
     ply: int
     seat: int

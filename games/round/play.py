@@ -3,9 +3,9 @@
 In the spirit of scalachess' `Game.apply`: a pure function from a round and an action
 to the progress (events, round after, result), or a typed refusal. The rules of the
 board are the engine's; here are the rules around it: whose turn and which ply, forced
-passes, clocks and flags, leaving, aborting, and when the round ends (RULES.md
-section 6). `replay` rebuilds a round from the events `play` recorded, by the very
-same steps.
+passes, clocks and flags, leaving, aborting, and when the round ends
+(docs/rules.md#how-a-game-ends). `replay` rebuilds a round from the events `play`
+recorded, by the very same steps.
 """
 
 from __future__ import annotations

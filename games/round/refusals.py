@@ -1,7 +1,7 @@
 """Why `play` refused: typed, with a stable code and the facts as parameters.
 
 No sentences here: the platform words them (games/refusal_text.py) in the reader's
-language. `code` is the machine word clients already know (CONTRACT.md).
+language. `code` is the machine word clients already know (docs/api.md).
 """
 
 from __future__ import annotations

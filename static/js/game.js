@@ -306,7 +306,7 @@ const socket = new GameSocket(game.id, game.ply, {
   },
   events(fresh, g) {
     followSeats(g);
-    const colour = game.state.colour; // the colour to move before them (CONTRACT.md), if any
+    const colour = game.state.colour; // the colour to move before them (docs/api.md), if any
     for (const [i, e] of fresh.entries()) {
       rows.push({ ply: e.ply, seat: e.seat, action: e.action, text: family.formatAction(e.action, e.seat),
         colour: i === 0 && e.seat === game.state.turn ? colour : undefined });

@@ -1,4 +1,4 @@
-"""Blockade and Blockade Run by hand: rulings of RULES.md 3, 4 and 6, reasons, text."""
+"""Blockade and Blockade Run by hand: rulings of docs/rules.md, reasons, text."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Properties of the Blokus engine on seeded random games of every kind.
 
-The legal set is checked against a brute-force oracle written from RULES.md over the
+The legal set is checked against a brute-force oracle written from docs/rules.md over the
 JSON board (no bitboards), so the fast generator and the plain rule text must agree.
 """
 
@@ -24,7 +24,7 @@ KINDS = tuple(RULES)
 
 
 def oracle(rules: BlokusRules, state: State) -> set[tuple[str, tuple[tuple[int, int], ...]]]:
-    """Every legal placement, by brute force from RULES.md over the JSON board."""
+    """Every legal placement, by brute force from docs/rules.md over the JSON board."""
     obj = state.to_json()
     board, colour = obj["board"], obj["colour"]
     size = len(board)
@@ -58,7 +58,7 @@ def oracle(rules: BlokusRules, state: State) -> set[tuple[str, tuple[tuple[int, 
 
 
 def expected_scores(rules: BlokusRules, state: State) -> list[int]:
-    """Scores recomputed from the JSON hands (RULES.md: -1 a square; +15; +5 for I1)."""
+    """Scores recomputed from the JSON hands (docs/rules.md#blokus: -1 a square; +15; +5 for I1)."""
     obj = state.to_json()
     seats = [0] * rules.seats
     for colour, hand in enumerate(obj["hands"]):

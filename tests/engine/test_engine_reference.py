@@ -1,4 +1,4 @@
-"""Cross-check the fast engine against a naive, obviously-correct reading of RULES.md.
+"""Cross-check the fast engine against a naive, obviously-correct reading of docs/rules.md.
 
 The naive version works on coordinates, BFS per seat per candidate barrier: slow, but
 written straight from the rule text, so any shortcut bug in the engine shows up here.

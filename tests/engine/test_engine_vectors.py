@@ -1,19 +1,19 @@
-"""The shared conformance vectors of every registered kind, reproduced exactly.
+"""The conformance vectors of every registered kind (tests/vectors/), reproduced exactly.
 
-RULES.md is their source. A registered kind without a vectors file fails, never skips.
+docs/rules.md is what they check. A registered kind without a vectors file fails, never
+skips.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games import engine
+from tests.conftest import VECTORS
 
-VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
 KINDS = engine.KINDS
 
 
@@ -46,6 +46,11 @@ def replay(rules: engine.Rules, case: dict[str, Any]) -> Any:
 def test_every_kind_has_vectors() -> None:
     for kind in KINDS:
         assert len(load(kind)) > 50, kind
+
+
+def test_every_vectors_file_belongs_to_a_kind() -> None:
+    # A file no registered kind reads would never be checked.
+    assert {path.stem for path in VECTORS.glob("*.jsonl")} <= set(KINDS)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c["id"])

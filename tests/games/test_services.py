@@ -11,14 +11,14 @@ from bloqueio_site.append_only import AppendOnlyError
 from games import engine, services
 from games.errors import IllegalActionError
 from games.models import Event, Game
-from tests.conftest import SHARED
+from tests.conftest import VECTORS
 from tests.games.helpers import play, started_game
 
 pytestmark = pytest.mark.django_db
 
 
 def _vector(kind: str, case_id: str) -> dict:
-    with (SHARED / "vectors" / f"{kind}.jsonl").open() as f:
+    with (VECTORS / f"{kind}.jsonl").open() as f:
         return next(c for c in map(json.loads, f) if c["id"] == case_id)
 
 

@@ -40,7 +40,7 @@ class Client:
         self.seat = hello["you"]["seat"]
         self.game = hello["game"]
         # An action sent on a connection that died may have died with its server, unacked:
-        # after a reconnect, resend if it is still our turn at that ply (CONTRACT.md: the
+        # after a reconnect, resend if it is still our turn at that ply (docs/api.md: the
         # same `ply` makes a landed one a harmless `stale_ply`).
         self.sent_for = -1
         if hello["game"]["ply"] > len(self.events):

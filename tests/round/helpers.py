@@ -9,7 +9,7 @@ from typing import Any
 
 from games import engine
 from games import round as rnd
-from tests.conftest import SHARED
+from tests.conftest import VECTORS
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 TIMED = {"initial": 60, "increment": 2}
@@ -51,7 +51,7 @@ def opened(kind: str = "bloqueio2", time_control: dict[str, int] | None = None
 
 
 def vector(kind: str, case_id: str) -> dict[str, Any]:
-    with (SHARED / "vectors" / f"{kind}.jsonl").open() as f:
+    with (VECTORS / f"{kind}.jsonl").open() as f:
         return next(c for c in map(json.loads, f) if c["id"] == case_id)
 
 

@@ -77,7 +77,7 @@ def test_a_flag_falls_when_its_deadline_passed_while_the_worker_watched():
     assert [(e.seat, e.action, e.at) for e in done.events] == [(0, {"type": "timeout"}, late)]
     assert after.seats[0] is rnd.SeatStatus.FLAGGED
     assert after.clock.remaining_ms[0] == 0
-    # RULES.md section 6: a timeout is leaving; the last seat standing wins.
+    # docs/rules.md#leaving: a timeout is leaving; the last seat standing wins.
     assert done.result == engine.Result(1, (2, 1), "last_standing")
     assert after.status is rnd.Status.FINISHED and after.finished_at == late
 

@@ -196,7 +196,7 @@ def test_the_last_seat_standing_wins_and_leavers_rank_latest_first():
         game = done.round_after
     assert game.status is rnd.Status.FINISHED and game.finished_at == at(3)
     assert done.result.winner == 1 and done.result.reason == "last_standing"
-    # 1 wins; then the latest to leave: 3, then 0, then 2 (RULES.md section 6)
+    # 1 wins; then the latest to leave: 3, then 0, then 2 (docs/rules.md#ranking)
     assert done.ranking == (3, 1, 4, 2)
 
 

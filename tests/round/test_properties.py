@@ -2,7 +2,7 @@
 between actions, random leaving and clock checks. Whatever happens, the events are a
 complete history (the round replayed from them equals the round played step by step,
 and the engine's replay of them is its position), clocks never go negative, and a flag
-ends or continues the round exactly as RULES.md section 6 says of leaving."""
+ends or continues the round exactly as docs/rules.md#leaving says."""
 
 from __future__ import annotations
 
@@ -176,7 +176,7 @@ def test_with_nobody_watching_no_flag_ever_falls(kind, steps):
 @given(kind=st.sampled_from(("bloqueio", "quoridor4", "blokus2", "bloqueio2")),
        pause=st.integers(62_000, 400_000), first=st.booleans())
 def test_a_flag_is_a_leave_by_timeout(kind, pause, first):
-    """The flagged seat leaves as RULES.md section 6 says: out of turn order, ranked
+    """The flagged seat leaves as docs/rules.md#leaving says: out of turn order, ranked
     after every seat still in, and the last seat standing wins; a seat that never made
     its free first move aborts the round instead."""
     rules = engine.get(kind)

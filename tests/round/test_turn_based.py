@@ -1,5 +1,5 @@
 """Turn-based clocks inside the round (`{"days": N}`): each turn gets N days afresh,
-time never accumulates, a missed deadline is a flag (RULES.md section 6) unless nobody
+time never accumulates, a missed deadline is a flag (docs/rules.md#leaving) unless nobody
 at the table has moved yet, and days nobody watched are given back. No database; the
 time is injected, several days of it."""
 
@@ -77,7 +77,7 @@ def test_over_several_days_a_missed_deadline_flags_and_the_others_play_on():
     assert after.state.in_game == (True, False, True, True) and after.state.turn == 2
     assert after.clock.remaining_ms[1] == 0
     assert after.deadline == day(9)  # seat 2's turn began with the flag
-    # Two more missed turns: the last seat standing wins (RULES.md section 6).
+    # Two more missed turns: the last seat standing wins (docs/rules.md#leaving).
     done = rnd.play(after, None, rnd.Flag(), day(9), last_beat=day(9))
     done = rnd.play(done.round_after, None, rnd.Flag(), day(11), last_beat=day(11))
     assert done.result == engine.Result(0, (1, 4, 3, 2), "last_standing")

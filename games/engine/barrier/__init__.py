@@ -1,4 +1,4 @@
-"""The barrier-race family: bloqueio, bloqueio2, quoridor, quoridor4 (RULES.md 1-2).
+"""The barrier-race family: bloqueio, bloqueio2, quoridor, quoridor4 (docs/rules.md).
 
 Pawns race to a goal side while barriers, which may never seal anyone's path, slow
 them down. ``RULES`` maps each kind to its shared, stateless rules object; ``FAMILY``

@@ -1,4 +1,4 @@
-"""The barrier kinds (RULES.md sections 1 and 2): seats, boards and barrier counts."""
+"""The barrier kinds (docs/rules.md): seats, boards and barrier counts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from ..words import gettext_noop
 from .geometry import Geometry, SeatSpec
 from .rules import BarrierRules
 
-# Seat colours of RULES.md section 1 (their shades: palettes.json); Quoridor's seats use
+# Seat colours of docs/rules.md#bloqueio (their shades: palettes.json); Quoridor's seats use
 # the same four in seat order.
 _RED = SeatSpec((1, 5), 0, 10, "R", STANDARD["red"], "Red")
 _BLUE = SeatSpec((5, 9), 1, 0, "B", STANDARD["blue"], "Blue")

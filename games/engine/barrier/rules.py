@@ -254,7 +254,7 @@ class BarrierRules(EventLog, WallLogic):
             new.cache["hint"] = hint
 
     def leave(self, state: State, seat: int, why: str = "resign") -> State:
-        """``seat`` resigns, times out or is removed (RULES.md section 6)."""
+        """``seat`` resigns, times out or is removed (docs/rules.md#leaving)."""
         seat = check_leave(state, self.seats, seat, why)
         pawns = list(state.pawns)
         pawns[seat] = None

@@ -51,7 +51,7 @@ class State(TurnState):
     )
 
     def to_json(self) -> dict[str, Any]:
-        """The CONTRACT.md state, plus ``ply`` and ``left_order`` as in the vectors."""
+        """The API's state JSON (docs/api.md), plus ``ply`` and ``left_order`` as in the vectors."""
         return state_json(
             self,
             pawns=cells_json(self.pawns),

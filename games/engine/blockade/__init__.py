@@ -1,4 +1,4 @@
-"""The blockade family on a 5x5 grid: ``blockade`` and ``blockade_run`` (RULES.md 3-4).
+"""The blockade family on a 5x5 grid: ``blockade`` and ``blockade_run`` (docs/rules.md).
 
 Two seats; a seat with no legal action on its turn loses (``blocked``), so nobody ever
 passes. ``RULES`` maps each kind to its shared, stateless rules object; ``FAMILY`` is

@@ -1,4 +1,4 @@
-"""Action values of the blockade kinds and their strict JSON parsers (RULES.md 3, 4, 6)."""
+"""Action values of the blockade kinds and their strict JSON parsers (docs/rules.md)."""
 
 from __future__ import annotations
 

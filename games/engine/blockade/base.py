@@ -115,7 +115,7 @@ class BlockadeFamilyRules(EventLog, Generic[S, A]):
         return 0 if state.last is None else 1 - state.last.seat
 
     def must_pass(self, state: S) -> bool:
-        """Always False: a seat that cannot act loses instead (RULES.md section 6)."""
+        """Always False: a seat that cannot act loses instead (docs/rules.md#blockade)."""
         return False
 
     def _check(self, state: S, action: A | Pass, seat: int | None) -> tuple[Legality, None]:
@@ -174,7 +174,8 @@ class BlockadeFamilyRules(EventLog, Generic[S, A]):
         )
 
     def result(self, state: S) -> Result | None:
-        """None while the game runs; else winner, ranking and reason (RULES.md 6 order)."""
+        """None while the game runs; else winner, ranking and reason, in the order of
+        docs/rules.md#how-a-game-ends."""
         if state.turn is not None:
             return None
         playing = [s for s in range(self.seats) if state.in_game[s]]

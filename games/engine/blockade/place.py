@@ -1,4 +1,4 @@
-"""Blockade (``blockade``, RULES.md section 3): place next to the opponent's last mark.
+"""Blockade (``blockade``, docs/rules.md#blockade): place next to the opponent's last mark.
 
 The first placement may be any cell; every later one must be an empty cell orthogonally
 adjacent to the opponent's most recent placement. A seat with no placement loses.

@@ -1,4 +1,4 @@
-"""Blockade Run (``blockade_run``, RULES.md section 4): step, then block a cell.
+"""Blockade Run (``blockade_run``, docs/rules.md#blockade-run): step, then block a cell.
 
 Seat 0 starts on [0,2] and wins on reaching row 4; seat 1 starts on [4,2] and wins on
 reaching row 0. A run steps to an orthogonally adjacent cell that is neither blocked nor

@@ -30,7 +30,7 @@ _KEYS = {"place": {"type", "piece", "cells"}, "pass": {"type"}}
 
 
 def parse_piece(value: object) -> str:
-    """A piece name exactly as RULES.md spells it (no case folding, no spaces)."""
+    """A piece name exactly as docs/rules.md#blokus spells it (no case folding, no spaces)."""
     if not isinstance(value, str):
         raise InvalidAction(f"'piece' must be a piece name, not {brief(value)}")
     if value not in INDEX:

@@ -5,14 +5,14 @@ Grammar (coordinates are the JSON ones; ``a`` is column 0, the number is the row
     game    := event (" " event)*
     event   := place | "pass" | leave
     place   := piece "/" orient "@" col row    e.g. "L5/0@a0"
-    piece   := "I1" | "I2" | ... | "Z5"          (RULES.md's names, exact case)
+    piece   := "I1" | "I2" | ... | "Z5"          (docs/rules.md#blokus, exact case)
     orient  := "0" .. "7"                       index into the piece's fixed orientations
     col     := "a" .. "t"                       (Duo: "a" .. "n")
     row     := "0" | "1" .. "19"                (no leading zero)
     leave   := ("resign" | "timeout" | "removed") ":" seat     e.g. "resign:1"
 
 ``row col`` is the anchor: the top-left corner of the oriented piece's bounding box
-(that square itself may be empty, as in F). Orientation 0 is the RULES.md drawing; the
+(that square itself may be empty, as in F). Orientation 0 is the rules' drawing; the
 order of the rest is fixed in pieces.py. "L5/0@a0" = L5 on [0,0],[1,0],[1,1],[1,2],[1,3].
 """
 

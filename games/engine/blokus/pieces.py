@@ -1,7 +1,7 @@
 """The 21 Blokus pieces as data, and their 91 fixed orientations (computed at import).
 
 Each orientation is a tuple of ``(row, col)`` offsets sorted row-major with the top row
-and left column at 0. Orientation 0 of every piece is the drawing of RULES.md section 5;
+and left column at 0. Orientation 0 of every piece is the drawing of docs/rules.md#blokus;
 the others follow in a fixed order (three clockwise quarter turns, then the mirror image
 and its turns), duplicates dropped. The notation relies on that order staying fixed.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 Offset = tuple[int, int]
 Shape = tuple[Offset, ...]
 
-# The drawings of RULES.md, in its canonical order ("#" is a square).
+# The drawings of docs/rules.md#blokus, in its canonical order ("#" is a square).
 _DRAWINGS: tuple[tuple[str, str], ...] = (
     ("I1", "#"),
     ("I2", "##"),

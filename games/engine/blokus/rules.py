@@ -1,4 +1,4 @@
-"""The rules of the Blokus kinds (blokus, blokus2, blokus_duo), RULES.md section 5.
+"""The rules of the Blokus kinds (blokus, blokus2, blokus_duo), docs/rules.md#blokus.
 
 Why it is fast: a position is one bitboard per colour; every placement is precomputed
 as a mask (geometry.py), so checking one is two ``&`` and listing them only visits the

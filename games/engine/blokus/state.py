@@ -62,7 +62,7 @@ class State(TurnState):
         return tuple(hand_names(h) for h in self.hand)
 
     def to_json(self) -> dict[str, Any]:
-        """The CONTRACT.md state, plus ``ply`` and ``left_order`` as in the vectors."""
+        """The API's state JSON (docs/api.md), plus ``ply`` and ``left_order`` as in the vectors."""
         return state_json(
             self,
             colour=self.colour,
