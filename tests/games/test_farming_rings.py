@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -65,17 +66,23 @@ def _opening(game_id: int, clients: dict[int, APIClient]) -> None:
     play_opening(Game.objects.get(pk=game_id), [], submit=submit)
 
 
-def _farm(winner: APIClient, puppet: APIClient, *, by_invitation: bool = False
-          ) -> dict[str, Any]:
-    """One farmed game: created ranked by the winner, joined by the puppet (by id, or
-    by the invitation link's token), two actions each, the puppet resigns."""
+def _farm(winner: APIClient, puppet: APIClient, *, how: str = "id") -> dict[str, Any]:
+    """One farmed game: created ranked by the winner, joined by the puppet (`how`: by
+    id, by the invitation link's token, or by an invitation by name), two actions each,
+    the puppet resigns."""
     created = winner.post("/api/games/", {"kind": "blockade", "ranked": True}, format="json")
     assert created.status_code == 201, created.json()
     game_id = created.json()["id"]
-    join = {}
-    if by_invitation:
-        join = {"invite": urlparse(created.json()["invite_url"]).path.rstrip("/").split("/")[-1]}
-    joined = puppet.post(f"/api/games/{game_id}/join/", join, format="json")
+    if how == "name":
+        name = puppet.get("/api/me/").json()["username"]
+        invited = winner.post(f"/api/games/{game_id}/invitations/", {"username": name},
+                              format="json")
+        assert invited.status_code == 201, invited.json()
+        joined = puppet.post(f"/api/invitations/{invited.json()['id']}/accept/")
+    else:
+        token = urlparse(created.json()["invite_url"]).path.rstrip("/").split("/")[-1]
+        joined = puppet.post(f"/api/games/{game_id}/join/",
+                             {"invite": token} if how == "token" else {}, format="json")
     assert joined.status_code == 200, joined.json()
     _opening(game_id, {0: winner, 1: puppet})
     assert puppet.post(f"/api/games/{game_id}/resign/").status_code == 200
@@ -97,7 +104,7 @@ def _gain(user: User) -> int:
 def test_one_puppet_at_one_address_lifts_nothing_in_ten_games(alice: User) -> None:
     puppet = make_user("puppet")
     main, other = _client(alice), _client(puppet)
-    results = [_farm(main, other, by_invitation=i % 2 == 1) for i in range(10)]
+    results = [_farm(main, other, how=("id", "token", "name")[i % 3]) for i in range(10)]
     assert _gain(alice) <= MOST
     assert all(r["rated"] is False for r in results)
     assert results[0]["unrated"] == ["same_address", "same_address"]
@@ -136,9 +143,22 @@ def test_a_ring_queueing_for_matchmaking_at_one_address_is_not_rated(
     assert result["rated"] is False and result["unrated"] == ["same_address"] * 2
 
 
+def test_the_lobby_form_and_the_join_button_note_the_place_too(alice: User, bob: User) -> None:
+    client = Client(REMOTE_ADDR=HOME)
+    client.force_login(alice)
+    assert client.post("/games/new/", {"kind": "blockade", "ranked": "1"}).status_code == 302
+    game = Game.objects.get(created_by=alice)
+    client.force_login(bob)
+    assert client.post(f"/games/{game.pk}/join/").status_code == 302
+    rows = PlayedFrom.objects.values_list("user_id", "place")
+    assert sorted(rows) == [(alice.pk, places.place_of(HOME)), (bob.pk, places.place_of(HOME))]
+    assert places.linked(Game.objects.get(pk=game.pk), [alice.pk, bob.pk],
+                         timezone.now()) == {alice.pk, bob.pk}
+
+
 def test_players_at_two_addresses_are_rated_as_before(alice: User, bob: User) -> None:
     result = _farm(_client(alice, "198.51.100.1"), _client(bob, "198.51.100.2"),
-                   by_invitation=True)
+                   how="token")
     assert result["rated"] is True and result["unrated"] == [None, None]
     assert result["rating_changes"][0] > 0 > result["rating_changes"][1]
 
