@@ -87,12 +87,14 @@ def _pending(invitation_id: int, user: AbstractBaseUser) -> Invitation:
     return invitation
 
 
-def accept(*, invitation_id: int, user: AbstractBaseUser) -> Game:
+def accept(*, invitation_id: int, user: AbstractBaseUser, address: str | None = None
+           ) -> Game:
     """Join the game the invitation is for (the join of services, which marks the
-    invitation accepted); refused as any join is when the game is full or started."""
+    invitation accepted, and notes `address` for a ranked game); refused as any join
+    is when the game is full or started."""
     with transaction.atomic():
         invitation = _pending(invitation_id, user)
-        return services.join_game(game_id=invitation.game_id, user=user)
+        return services.join_game(game_id=invitation.game_id, user=user, address=address)
 
 
 def decline(*, invitation_id: int, user: AbstractBaseUser) -> Invitation:

@@ -299,6 +299,30 @@ class QueueEntry(models.Model):
         return f"{self.user_id} queued for {self.kind}"
 
 
+class PlayedFrom(models.Model):
+    """Where an account took a ranked seat from (games/ranked/places.py): a keyed hash of
+    its client address's place (an IPv4 address, an IPv6 /64), never the address itself;
+    deleted RANKED_ADDRESS_DAYS after `last_seen`. Accounts that share a place are not
+    rated against each other."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+        verbose_name=_("user"))
+    place = models.CharField(_("place"), max_length=64)
+    last_seen = models.DateTimeField(_("last seen"))
+
+    class Meta:
+        verbose_name = _("place played from")
+        verbose_name_plural = _("places played from")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "place"], name="played_from_unique"),
+        ]
+        indexes = [models.Index(fields=["last_seen"], name="played_from_last_seen")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.place[:8]}"
+
+
 class Rating(models.Model):
     """One openskill rating per user and kind, with its displayed number denormalized
     (`rating`, `provisional`) so the leaderboard is an index range scan."""

@@ -56,6 +56,7 @@ from games.playing import (
     resign,
     submit_action,
 )
+from games.ranked import places
 from games.round import TURN_BASED_DAYS, Abort, default_time_control, play, turn_based
 from games.selectors import attach_seats, seats_of
 
@@ -153,8 +154,9 @@ def create_game(
     (games/privacy.py); every game gets an invitation token for its link.
 
     With a bot on every other seat the game starts at once ("play the computer").
-    `address` (the client's, when a request creates it) is held to GAME_CREATE_RATE; a
-    game that will wait for players counts against the creator's OPEN_GAMES_PER_USER.
+    `address` (the client's, when a request creates it) is held to GAME_CREATE_RATE and,
+    for a ranked game, noted as a place the creator plays from (games/ranked/places.py);
+    a game that will wait for players counts against the creator's OPEN_GAMES_PER_USER.
     """
     try:
         rules = engine.get(kind)
@@ -186,6 +188,8 @@ def create_game(
         seat_rows.insert(game.pk, [(0, user.pk, False)] + [
             (i, bot.pk, True) for i, bot in enumerate(bot_users, start=1)])
         _claim_ranked(game, [user.pk])
+        if ranked:
+            places.note(user, address)
         game = _seated(game, seats_of(game), "created")
     return game
 
@@ -283,12 +287,13 @@ def start_ranked_game(
 
 
 def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None,
-              invite: str | None = None) -> Game:
+              invite: str | None = None, address: str | None = None) -> Game:
     """Take a seat (the lowest free one by default); the game starts when full.
 
     A private game seats only the holder of its invitation token (`invite`) or a user
     invited by name; to anyone else it does not exist (GameNotFound). Joining answers
-    the user's pending invitation to the game, if any.
+    the user's pending invitation to the game, if any. `address`, the client's, is
+    noted for a ranked game as a place the user plays from (games/ranked/places.py).
     """
     if getattr(user, "bot_level", ""):
         raise InvalidRequest(_("Bots are seated with add_bot."), code="bot_account")
@@ -304,6 +309,8 @@ def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None,
         if _seat_of(seats, user) is not None:
             raise AlreadySeated(_("You already have a seat in this game."))
         seat_rows.accept_invitation(game_id, user.pk)
+        if game.ranked:
+            places.note(user, address)
         return _take_seat(game, seats, user, seat, bot=False)
 
 

@@ -227,7 +227,8 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
     invite = next((t for t in held if Game.objects.filter(pk=game_id, invite_token=t).exists()),
                   None) if held else None
     try:
-        game = services.join_game(game_id=game_id, user=request.user, invite=invite)
+        game = services.join_game(game_id=game_id, user=request.user, invite=invite,
+                                  address=limits.address_of(request))
     except ServiceError as exc:
         messages.error(request, exc.detail)
     else:
@@ -263,7 +264,8 @@ def invite(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
     if game.status == Status.WAITING and not Seat.objects.filter(
             game=game, user=request.user).exists():
         try:
-            joined = services.join_game(game_id=game_id, user=request.user, invite=token)
+            joined = services.join_game(game_id=game_id, user=request.user, invite=token,
+                                        address=limits.address_of(request))
         except ServiceError as exc:
             messages.info(request, exc.detail)
         else:

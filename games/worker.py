@@ -16,7 +16,7 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from games import computer
-from games.ranked import clocks, matchmaking
+from games.ranked import clocks, matchmaking, places
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,13 @@ def bots_tick() -> int:
 def abandoned_tick() -> int:
     """End computer games whose people left them (games/computer.py, abort_abandoned)."""
     return computer.abort_abandoned()
+
+
+@register("forget_places", interval=3600)
+def forget_places_tick() -> int:
+    """Delete the places ranked players played from once RANKED_ADDRESS_DAYS have passed
+    (games/ranked/places.py: privacy)."""
+    return places.forget()
 
 
 def run_due(now: float | None = None) -> list[str]:

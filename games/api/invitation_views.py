@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bloqueio_site import limits
 from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import ErrorOut, errors
 from games import invitations, rematch
@@ -58,7 +59,8 @@ class AcceptInvitationView(APIView):
     @extend_schema(operation_id="invitation_accept", request=None,
                    responses={200: io.GameOut, 409: JOIN_REFUSALS, **errors(401, 404)})
     def post(self, request: Request, invitation_id: int) -> Response:
-        game = invitations.accept(invitation_id=invitation_id, user=request.user)
+        game = invitations.accept(invitation_id=invitation_id, user=request.user,
+                                  address=limits.address_of(request))
         return _written_response(request, game)
 
 

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.selectors import active_user
+from bloqueio_site import limits
 from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import errors
 from games import engine
@@ -38,7 +39,8 @@ class MatchmakingView(APIView):
     def post(self, request: Request) -> Response:
         data = validated(io.QueueIn, request.data)
         body = matchmaking.join_queue(user=request.user, kind=data["kind"],
-                                      time_control=data["time_control"])
+                                      time_control=data["time_control"],
+                                      address=limits.address_of(request))
         return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None, **errors(401)})

@@ -244,8 +244,9 @@ class ResultOut(serializers.Serializer):
     rated = serializers.BooleanField(
         required=False, help_text="ranked games: whether any seat's rating moved")
     unrated = serializers.ListField(
-        child=serializers.ChoiceField(choices=["too_short", "repeated_pairing",
-                                               "newcomer_opponents", "annulled"],
+        child=serializers.ChoiceField(choices=["too_short", "same_address",
+                                               "repeated_pairing", "newcomer_opponents",
+                                               "annulled"],
                                       allow_null=True),
         required=False, help_text="ranked games, per seat: null where rated, else why not "
                                   "(docs/ranked.md)")

@@ -107,7 +107,7 @@ class JoinView(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = validated(io.JoinIn, request.data)
         game = services.join_game(game_id=game_id, user=request.user, seat=data.get("seat"),
-                                  invite=data.get("invite"))
+                                  invite=data.get("invite"), address=limits.address_of(request))
         return _written_response(request, game)
 
 

@@ -1,13 +1,18 @@
 """Which seats of a finished ranked game are rated: the rules that keep rating farming out.
 
 Issue #25: one person with throw-away accounts went from 1500 to 1900 in 18 games and
-20 seconds (a ranked game, one move each, the throw-away resigns). Three rules, after
-lichess (docs/ranked.md, "Rated play that cannot be farmed"):
+20 seconds (a ranked game, one move each, the throw-away resigns); issue #44: with two
+moves each, and ten puppets that first made each other established, 2138 in 50 games.
+Four rules (docs/ranked.md, "Rated play that cannot be farmed"):
 
 - **too_short**: a seat that made fewer than MIN_ACTIONS actions of its own (server
   passes, resigning, timing out and removal are not its actions) is not rated, and
   nobody is rated against it. Fewer than two seats left: the game is not rated at all.
   (lichess aborts games with fewer than two moves each, unrated.)
+- **same_address**: accounts that took ranked seats from one place (games/ranked/
+  places.py: an IPv4 address or IPv6 /64, in the last RANKED_ADDRESS_DAYS) are not
+  rated, and nobody is rated against them: a ring of accounts at one place, however it
+  plays, moves no rating. Fewer than two seats left: the game is not rated.
 - **repeated_pairing**: two accounts rated against each other in RANKED_PAIR_GAMES
   (default 5) games of the kind in the last 24 hours are not rated against each other
   again until that window moves on: the game is not rated.
@@ -30,6 +35,7 @@ from itertools import combinations
 
 from bloqueio_site.env import env_int
 from games.models import Event, Game, RatingChange, Seat
+from games.ranked import places
 
 MIN_ACTIONS = 2
 PAIR_WINDOW = timedelta(hours=24)
@@ -37,6 +43,7 @@ PAIR_WINDOW = timedelta(hours=24)
 NOT_OWN = frozenset({"pass", "resign", "timeout", "removed"})
 
 TOO_SHORT = "too_short"
+SAME_ADDRESS = "same_address"
 REPEATED_PAIRING = "repeated_pairing"
 NEWCOMER_OPPONENTS = "newcomer_opponents"
 
@@ -66,23 +73,25 @@ class Table:
 
 
 def decide(*, game: Game, seats: list[Seat], played: dict[int, int], now: datetime) -> Table:
-    """Apply the three rules to finished ranked `game`; `played` is each player's count
+    """Apply the four rules to finished ranked `game`; `played` is each player's count
     of rated games of the kind (none: 0), read under the caller's lock of those rows."""
     unrated: list[str | None] = [None] * game.seat_count
     for seat in range(game.seat_count):
         if not any(s.seat == seat for s in seats):
             unrated[seat] = TOO_SHORT  # an empty seat (a game that started short)
-    actions = Counter(
-        seat for seat, kind in Event.objects.filter(game=game)
-        .values_list("seat", "action__type") if kind not in NOT_OWN)
-    counted = []
+    counted = long_enough(game, seats)
     for seat in seats:
-        if actions[seat.seat] < MIN_ACTIONS:
+        if seat not in counted:
             unrated[seat.seat] = TOO_SHORT
-        else:
-            counted.append(seat)
     if len(counted) < 2:
         return _none(unrated, counted, TOO_SHORT)
+    together = places.linked(game, [s.user_id for s in counted], now)
+    for seat in counted:
+        if seat.user_id in together:
+            unrated[seat.seat] = SAME_ADDRESS
+    counted = [s for s in counted if s.user_id not in together]
+    if len(counted) < 2:
+        return _none(unrated, counted, SAME_ADDRESS)
     if _met_too_often(game, [s.user_id for s in counted], now):
         return _none(unrated, counted, REPEATED_PAIRING)
     threshold = newcomer_games()
@@ -97,6 +106,15 @@ def decide(*, game: Game, seats: list[Seat], played: dict[int, int], now: dateti
         else:
             tables[seat.seat] = counted
     return Table(tables, unrated)
+
+
+def long_enough(game: Game, seats: list[Seat]) -> list[Seat]:
+    """The seats of `seats` that made MIN_ACTIONS actions of their own in `game`: the
+    only ones a finished game may rate (ranked players and bots alike)."""
+    actions = Counter(
+        seat for seat, kind in Event.objects.filter(game=game)
+        .values_list("seat", "action__type") if kind not in NOT_OWN)
+    return [seat for seat in seats if actions[seat.seat] >= MIN_ACTIONS]
 
 
 def _none(unrated: list[str | None], seats: list[Seat], reason: str) -> Table:

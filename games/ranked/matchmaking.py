@@ -26,7 +26,7 @@ from bloqueio_site.jsontext import iso
 from games import engine, services
 from games.errors import HumansOnly, InRankedGame, InvalidRequest
 from games.models import LiveRankedSeat, QueueEntry, Rating
-from games.ranked import rating_model
+from games.ranked import places, rating_model
 from games.round import turn_based
 
 QUEUE_TTL = timedelta(seconds=30)
@@ -122,9 +122,10 @@ def _skill(user_id: int, kind: str) -> int:
 
 
 def join_queue(*, user: AbstractBaseUser, kind: str, time_control: Any = None,
-               now: datetime | None = None) -> dict[str, Any]:
+               now: datetime | None = None, address: str | None = None) -> dict[str, Any]:
     """Queue for `kind` with `time_control` (None: the kind's live clock; or a
-    turn-based `{days}`), moving from any other queue, then try to match at once."""
+    turn-based `{days}`), moving from any other queue, then try to match at once.
+    `address`, the client's, is noted as a place the user plays from (places.py)."""
     now = now or timezone.now()
     try:
         engine.get(kind)
@@ -149,6 +150,7 @@ def join_queue(*, user: AbstractBaseUser, kind: str, time_control: Any = None,
                 entry.skill = _skill(user.pk, kind)
             entry.expires_at = now + QUEUE_TTL
             entry.save()
+        places.note(user, address, now)
     match(kind=kind, days=days, now=now)
     return status(user=user, now=now)
 

@@ -118,13 +118,17 @@ def rate_bots(*, game: Game, seats: list[Seat], ranking: list[int], now: datetim
     the people count at their current rating (a fresh one if they have none) and are
     not changed (casual games are unrated for people); a bot account on several seats
     is rated once, at its best place; games between bots alone rate nobody, and a bot
-    that took over a leaver's seat is not rated for that game.
+    that took over a leaver's seat is not rated for that game. As in ranked play
+    (`fair_play.long_enough`), only seats that made MIN_ACTIONS actions of their own count:
+    a person who resigns before moving twice rates no bot (issue #44: fourteen
+    resignations at ply 0 took the easy bot from 952 to 1792).
     """
-    people = [s for s in seats if not s.bot]
+    played = fair_play.long_enough(game, seats)
+    people = [s for s in played if not s.bot]
     if not people:
         return
     best: dict[int, Seat] = {}
-    for seat in seats:
+    for seat in played:
         if getattr(seat, "replaced_name", None):
             continue  # took a leaver's seat mid-game (games/leavers.py): not its own game
         if seat.bot and (seat.user_id not in best

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from accounts.models import User
-from games import engine, services
-from games.models import Game
+from games import computer, engine, services
+from games.models import Event, Game
 from games.ranked import clocks, fair_play
 
 
@@ -19,17 +21,50 @@ def watched(start: datetime, end: datetime, step: float = 5.0) -> None:
     clocks.catch_up(end)
 
 
-def play_opening(game: Game, users: list[User], rounds: int = fair_play.MIN_ACTIONS) -> Game:
+# Submits one action for a seat: (game, seat, action JSON); services by default, the
+# API in the tests that drive it.
+Submit = Callable[[Game, int, dict[str, Any]], object]
+
+
+def play_opening(game: Game, users: list[User], rounds: int = fair_play.MIN_ACTIONS,
+                 *, submit: Submit | None = None) -> Game:
     """Every seat (users[i] holds seat i) makes `rounds` actions, none of them winning:
     enough for the game to be rated (fair_play.MIN_ACTIONS)."""
-    rules = engine.get(game.kind)
     for _ in range(rounds * game.seat_count):
         game.refresh_from_db()
-        state = rules.state_from_json(game.state)
-        action = next(a for a in rules.legal_actions(state)
-                      if rules.result(rules.apply(state, a)) is None)
-        services.submit_action(game_id=game.pk, user=users[state.turn],
-                               action=action.to_json(), ply=game.ply)
+        seat, action = harmless_action(game)
+        if submit is None:
+            services.submit_action(game_id=game.pk, user=users[seat], action=action,
+                                   ply=game.ply)
+        else:
+            submit(game, seat, action)
+    game.refresh_from_db()
+    return game
+
+
+def harmless_action(game: Game) -> tuple[int, dict[str, Any]]:
+    """The seat to move in `game` and a legal action of it that does not end the game."""
+    rules = engine.get(game.kind)
+    state = rules.state_from_json(game.state)
+    action = next(a for a in rules.legal_actions(state)
+                  if rules.result(rules.apply(state, a)) is None)
+    return state.turn, action.to_json()
+
+
+def resign_after_bots_moved(game: Game, user: User) -> Game:
+    """`user` (seat 0, the only person) and the computer's seats make
+    fair_play.MIN_ACTIONS actions each, none of them winning, then `user` resigns: the
+    shortest game with the computer that rates its bots."""
+    while True:
+        game.refresh_from_db()
+        seat, action = harmless_action(game)
+        if seat != 0:
+            assert computer.tick(budget_s=10) > 0
+        elif Event.objects.filter(game=game, seat=0).count() >= fair_play.MIN_ACTIONS:
+            break
+        else:
+            services.submit_action(game_id=game.pk, user=user, action=action, ply=game.ply)
+    services.resign(game_id=game.pk, user=user)
     game.refresh_from_db()
     return game
 

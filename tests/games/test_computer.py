@@ -19,6 +19,7 @@ from games.errors import AlreadyStarted, HumansOnly, InvalidRequest, NotABot, No
 from games.models import Event, Game, Rating, RatingChange, Seat
 from games.ranked import leaderboard, matchmaking, ratings
 from tests.conftest import clear_cache, client_for
+from tests.games.ranked_helpers import resign_after_bots_moved
 
 pytestmark = pytest.mark.django_db
 
@@ -209,7 +210,7 @@ def test_hard_budget_respects_the_clock_and_the_tick() -> None:
 
 
 def _finish_by_resigning(game: Game, user: User) -> None:
-    services.resign(game_id=game.pk, user=user)
+    resign_after_bots_moved(game, user)
     game.refresh_from_db()
 
 
@@ -248,11 +249,6 @@ def test_a_bot_on_several_seats_is_rated_once_at_its_best_place(alice: User) -> 
 
 def test_every_bot_account_of_a_game_is_rated(alice: User) -> None:
     game = services.create_game(user=alice, kind="bloqueio", bots=["easy", "medium", "easy"])
-    game.refresh_from_db()
-    rules = engine.get("bloqueio")
-    services.submit_action(
-        game_id=game.pk, user=alice, ply=0,
-        action=rules.legal_actions(rules.state_from_json(game.state))[0].to_json())
     _finish_by_resigning(game, alice)
     while game.status == "active":
         computer.tick(budget_s=10)
