@@ -241,6 +241,6 @@ def test_every_server_process_counts_against_one_allowance(alice, bob, tmp_path)
         assert answers == [200] * most  # half of them on each process
         for server in servers:
             status, body = best(server, most, alice)
-            assert (status, body["code"]) == (429, "rate_limited")
+            assert status == 429 and body["code"] == "rate_limited", (status, body)
         assert best(servers[1], 0, alice)[0] == 200  # cached: free, on either process
         assert best(servers[0], most, bob)[0] == 200  # bob's own allowance
