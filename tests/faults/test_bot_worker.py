@@ -1,7 +1,7 @@
 """The computer through the real background worker (`manage.py run_worker` processes on
 the test database and Redis): a bot game played to the end and watched over a real
-WebSocket, and a worker killed mid-thought (its bot held there: tests/live/held_worker.py) that,
-restarted, plays the turn once."""
+WebSocket, and a worker killed mid-thought (its bot held there by the test,
+tests/live/held_worker.py) that, restarted, plays the turn once."""
 
 from __future__ import annotations
 
