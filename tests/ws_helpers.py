@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
+import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from bloqueio_site.asgi import application
 from games import services
+from games.live import game_socket as game_socket_module
+from games.live import sockets
+from games.live.frames import TokenBucket
 from tests.conftest import make_user
 
 LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
@@ -19,6 +24,14 @@ LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 _held: dict[int, list[dict[str, Any]]] = {}
 KEPT = ("ack", "event", "notify")
 CHATTER = ("presence", "ping", "game", "away")
+
+
+def never_refill(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sockets opened from now on get token buckets that never refill: the burst, then
+    refusals, whatever the machine's speed (so a test counts frames, never time)."""
+    for module in (sockets, game_socket_module):  # the frame bucket, the sync bucket
+        monkeypatch.setattr(module, "TokenBucket",
+                            functools.partial(TokenBucket, rate=0.0))
 
 
 def token_headers(key: str) -> list[tuple[bytes, bytes]]:

@@ -3,16 +3,17 @@ services fan out and write to the moderation log."""
 
 from __future__ import annotations
 
-import sys
-import types
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Permission
 
 from accounts.models import User
 from chat import services as chat_services
 from games.models import Game
+from moderation import services as moderation
+from moderation.models import ModerationLog
 from tests.conftest import make_user
 from tests.games.helpers import started_game
 
@@ -24,17 +25,12 @@ def game(alice: User, bob: User) -> Game:
 
 
 def grant(user: User, *codenames: str) -> User:
-    """Give `user` these moderation permissions (a superuser when the moderation app,
-    which defines them, is not installed)."""
-    from django.contrib.auth.models import Permission
-
+    """Give `user` these moderation permissions (the moderation app defines them: a
+    permission missing fails the test rather than making anyone a superuser)."""
     perms = list(Permission.objects.filter(content_type__app_label="moderation",
                                            codename__in=codenames))
-    if len(perms) == len(codenames):
-        user.user_permissions.add(*perms)
-    else:
-        user.is_superuser = True
-        user.save(update_fields=["is_superuser"])
+    assert sorted(p.codename for p in perms) == sorted(codenames), "missing permissions"
+    user.user_permissions.add(*perms)
     return User.objects.get(pk=user.pk)  # a fresh permission cache
 
 
@@ -45,24 +41,18 @@ def moderator(db: Any) -> User:
 
 @pytest.fixture
 def mod_log(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Every `moderation.services.record` call (passed on to the real one when present)."""
+    """Every entry the chat services wrote to the moderation log, as the arguments of its
+    `moderation.services.record` call (the real one, which writes it, runs first)."""
     calls: list[dict[str, Any]] = []
-    try:
-        from moderation import services as moderation
-        real = moderation.record
-    except ImportError:
-        package = types.ModuleType("moderation")
-        moderation = types.ModuleType("moderation.services")
-        package.services = moderation  # type: ignore[attr-defined]
-        monkeypatch.setitem(sys.modules, "moderation", package)
-        monkeypatch.setitem(sys.modules, "moderation.services", moderation)
-        real = None
+    real = moderation.record
 
-    def record(**kwargs: Any) -> Any:
+    def record(**kwargs: Any) -> ModerationLog:
+        entry = real(**kwargs)
+        assert ModerationLog.objects.filter(pk=entry.pk).exists()
         calls.append(kwargs)
-        return real(**kwargs) if real is not None else None
+        return entry
 
-    monkeypatch.setattr(moderation, "record", record, raising=False)
+    monkeypatch.setattr(moderation, "record", record)
     return calls
 
 

@@ -45,6 +45,18 @@ def open_game(new_page: Any, game_id: int, username: str, **options: Any) -> Any
     return page
 
 
+# Installed in a page: every action frame it sends from then on, in `window.sentActions`.
+RECORD_SENT_ACTIONS = """() => {
+    window.sentActions = [];
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data) {
+        const frame = JSON.parse(data);
+        if (frame.type === "action") window.sentActions.push(frame.action);
+        return send.call(this, data);
+    };
+}"""
+
+
 # -- geometry, as the page's module computes it ----------------------------------------------
 
 def norm(cells: Cells) -> list[tuple[int, int]]:
@@ -207,14 +219,13 @@ def test_desktop_mouse_keyboard_hints_and_a_refusal(server: Any) -> None:
         assert reason and in_words in alice.inner_text("#status-msg")
         assert alice.locator("#board svg.board").get_attribute("data-ply") == "0"
 
-        # Hints: exactly the squares L5's legal placements cover, lit within 50 ms.
+        # Hints: exactly the squares L5's legal placements cover, lit by the click itself
+        # (how fast is bench's business, not a test's).
         actions = legal(alice, game_id)
-        took = alice.evaluate("""() => { const t = performance.now();
-            document.querySelector('.bk-hints').click(); return performance.now() - t; }""")
+        alice.evaluate("() => document.querySelector('.bk-hints').click()")
         lit = {tuple(map(int, x)) for x in alice.eval_on_selector_all(
             "#board rect.cell.hint", "els => els.map(e => [e.dataset.row, e.dataset.col])")}
         assert lit == {tuple(c) for a in actions if a["piece"] == "L5" for c in a["cells"]}
-        assert took < 50, took
         fits = set(alice.eval_on_selector_all(".bk-piece.fits",
                                               "els => els.map(e => e.dataset.piece)"))
         assert fits == {a["piece"] for a in actions}
@@ -277,21 +288,26 @@ def test_phone_places_by_taps_and_confirm(server: Any) -> None:
         place_by_taps(alice, action)
         wait_ply(alice, 1)
         assert squares(alice) == {tuple(c): 0 for c in action["cells"]}
-        # nothing is placed by a tap alone: the next seat's page is unchanged until Confirm
+        # nothing is placed by a tap alone: the page sends no action until Confirm (it
+        # sends from the tap's own handler, so once the ghost shows the tap was handled)
         bob = open_game(new_page, game_id, "bob", **PHONE)
+        bob.evaluate(RECORD_SENT_ACTIONS)
         move = legal(bob, game_id)[0]
         bob.tap(f'.bk-piece[data-piece="{move["piece"]}"]')
         turn_to(bob, move["cells"], tap=True)
         bob.touchscreen.tap(*center(bob, *grip(move["cells"])))
         wait_ghost(bob, move["cells"])
-        bob.wait_for_timeout(300)
-        assert bob.locator("#board svg.board").get_attribute("data-ply") == "1"
+        assert bob.evaluate("window.sentActions") == []
         bob.tap(".bk-move[data-dir='up']")  # the arrow buttons move the ghost
         bob.touchscreen.tap(*center(bob, *grip(move["cells"])))
         wait_ghost(bob, move["cells"])
+        assert bob.evaluate("window.sentActions") == []
+        assert bob.locator("#board svg.board").get_attribute("data-ply") == "1"
         shot(bob, "blokus-phone")
         bob.tap(".bk-confirm")
         wait_ply(bob, 2)
+        assert [key(a["cells"]) for a in bob.evaluate("window.sentActions")] == [
+            key(move["cells"])]
         for page in (alice, bob):
             assert page.errors == []
 

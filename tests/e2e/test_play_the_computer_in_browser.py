@@ -11,7 +11,6 @@ run. A second scenario seats and unseats bots on a waiting game's open seats.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -84,9 +83,7 @@ def game_ids_from_1() -> Iterator[None]:
 
 
 def test_a_whole_game_against_the_computer_from_the_lobby(server, worker, game_ids_from_1):
-    started = time.monotonic()
     run_in_browser(server, lambda new_page: play_the_computer(new_page, worker))
-    assert time.monotonic() - started < 60
     assert worker.poll() is None, worker.log.read_text()[-2000:]
 
 

@@ -277,8 +277,36 @@ def test_cli_reports_illegal_events() -> None:
     assert done.returncode == 2 and "unknown game kind" in done.stderr
 
 
+# A real Quoridor4 game of 44 plies: seat 0 walks up to e2 (row 2) while seat 2 reaches
+# e1 and seat 1 waits on e0, then walls itself in (barriers left and right of e1-e2,
+# below e2) with its last barrier. Every event legal, checked as it is replayed.
+JAMMED = ("e7 a7h a3 h4 e6 c7h a2 i4 e5 g7h a1 h4 e4 f0 b1 i4 e3 e0 c1 h4 e2 f0 d1 i4 "
+          "a6h e0 e1 h4 g6h f0 a5h i4 d1v e0 c5h h4 e1v f0 g5h i4 e2h e0 g4v h4")
+
+
+def test_a_seat_that_cannot_act_passes_and_play_goes_on() -> None:
+    """RULES.md, Stalemates: the seat to move with no legal action gets a `pass`, and the
+    game goes on while another seat can act."""
+    rules = engine.get("quoridor4")
+    state = rules.replay(rules.parse_game(JAMMED))
+    assert (state.ply, state.turn, state.barriers_left[0]) == (44, 0, 0)
+    assert state.pawns[:3] == ((2, 4), (0, 4), (1, 4))
+    assert rules.legal_actions(state) == [engine.PASS] and rules.must_pass(state)
+    for blocked in ((1, 4), (0, 4), (2, 3), (2, 5), (3, 4), (1, 3), (1, 5)):
+        assert not rules.is_legal(state, Move(blocked)).ok, blocked
+    after = rules.apply(state, engine.PASS)
+    assert (after.ply, after.turn, rules.result(after)) == (45, 1, None)
+    assert not rules.must_pass(after) and rules.legal_actions(after) != [engine.PASS]
+    assert rules.state_from_json(after.to_json()) == after
+    assert rules.format_game([*rules.parse_game(JAMMED), engine.PASS]).endswith(" h4 pass")
+
+
 def test_stalemate_ends_the_game_when_nobody_can_act(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A real stalemate needs a contrived jam; the end logic is what is tested here.
+    """The end logic alone, with `_has_action` patched: no real position reaches it. A
+    pawn that cannot move has only pawns or (Bloqueio) foreign zones across its open
+    sides, so if no pawn can, every path to a goal runs through pawns alone: a cluster of
+    one pawn per seat still playing would have to reach every such seat's goal with none
+    of them standing in its own, which no board of the barrier kinds allows."""
     rules = engine.get("quoridor")
     monkeypatch.setattr(rules, "_has_action", lambda state, seat: False)
     end = rules.apply(rules.initial(), Move((7, 4)))

@@ -1,12 +1,12 @@
 """The computer through the real background worker (`manage.py run_worker` processes on
 the test database and Redis): a bot game played to the end and watched over a real
-WebSocket, and a worker killed mid-thought that, restarted, plays the turn once."""
+WebSocket, and a worker killed mid-thought (its bot held there by the test,
+tests/live/held_worker.py) that, restarted, plays the turn once."""
 
 from __future__ import annotations
 
 import asyncio
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -15,20 +15,13 @@ from channels.db import database_sync_to_async
 from accounts.models import User
 from games import engine, selectors, services
 from games.models import Event, Game
+from games.ranked import clocks
 from tests.conftest import clear_cache, make_user
 from tests.live.servers import live_servers, worker
 from tests.live.ws_client import Client
+from tests.waiting import wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-
-def wait_for(condition, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def legal_history(game: Game) -> list[tuple[int, int]]:
@@ -77,24 +70,33 @@ def test_a_worker_killed_mid_thought_never_plays_the_turn_twice(tmp_path: Path) 
     game = services.create_game(user=alice, kind="quoridor", bots=["hard"])
     hard = User.objects.get(bot_level="hard")
     rules = engine.get("quoridor")
-    with worker(tmp_path, "doomed") as doomed:
-        time.sleep(1.5)  # the worker is up and idle: nothing is due
-        assert Event.objects.filter(game=game).count() == 0
+    hold = tmp_path / "hold"
+    hold.mkdir()
+    with worker(tmp_path, "doomed", hold=hold) as doomed:
+        wait_for(clocks.last_beat, "the doomed worker's first tick")
+        assert Event.objects.filter(game=game).count() == 0  # nothing was due
         services.submit_action(game_id=game.pk, user=alice, ply=0,
                                action=rules.legal_actions(rules.initial())[0].to_json())
-        time.sleep(0.4)  # well inside the hard bot's ~1 s of thinking
+        # The bot claimed the turn and is thinking (held there until the kill).
+        wait_for(lambda: list(hold.iterdir()), "the bot to start thinking")
+        assert [p.name for p in hold.iterdir()] == [f"thinking-{game.pk}-1"]
         doomed.send_signal(signal.SIGKILL)
         doomed.wait(10)
-    killed_at = Event.objects.filter(game=game).count()
+    assert Event.objects.filter(game=game).count() == 1  # killed before it could move
     with worker(tmp_path, "restarted"), worker(tmp_path, "second"):
-        # Two workers now: the one turn is claimed by one of them and played once.
-        wait_for(lambda: Event.objects.filter(game=game).count() >= 2, 30, "the bot's move")
-        time.sleep(2.0)  # room for a wrongful second move to show up
+        # Two workers now: the one turn is claimed by one of them (once the dead
+        # worker's claim lapsed) and played once.
+        wait_for(lambda: Event.objects.filter(game=game).count() >= 2, "the bot's move")
+        # alice answers at ply 2, accepted only if nothing else was written meanwhile;
+        # after it a late move for ply 1 is stale, whoever would send it.
+        game.refresh_from_db()
+        state = rules.state_from_json(game.state)
+        services.submit_action(game_id=game.pk, user=alice, ply=2,
+                               action=rules.legal_actions(state)[0].to_json())
+        wait_for(lambda: Event.objects.filter(game=game).count() >= 4, "the bot's answer")
     events = list(Event.objects.filter(game=game).order_by("ply").values_list("seat", "ply"))
-    assert killed_at in (1, 2)
-    assert events == [(0, 1), (1, 2)], events  # the bot moved once; alice's turn again
+    assert events == [(0, 1), (1, 2), (0, 3), (1, 4)], events  # the bot moved once a turn
     game.refresh_from_db()
-    assert game.ply == 2 and game.state["turn"] == 0
-    assert legal_history(game) == [(1, 0), (2, 1)]
-    assert Event.objects.filter(game=game, seat=1).count() == 1
+    assert game.ply == 4 and game.state["turn"] == 0
+    assert legal_history(game) == [(1, 0), (2, 1), (3, 0), (4, 1)]
     assert hard.pk == game.seats.get(seat=1).user_id

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 import websockets
@@ -11,29 +12,46 @@ from channels.db import database_sync_to_async
 from games import engine
 from games.models import Event, Game
 from tests.conftest import recorded_games
-from tests.live.servers import PrivateRedis, http_json, live_servers
+from tests.live.servers import PrivateRedis, Server, http_json, live_servers
 from tests.live.ws_client import Client, seated_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
-
-async def keep_playing(client: Client, base: str) -> None:
-    """Run; on a dropped connection, retry connecting (Redis may still be down), sync."""
+async def keep_playing(client: Client, base: str, seconds: float = 60) -> None:
+    """Run; on a dropped connection, reconnect (Redis may still be down: the server then
+    refuses the socket as `unavailable`, which the client's hello check fails on) and
+    sync. Reconnecting gives up after `seconds`, saying what the last attempt met."""
     while True:
         try:
             await client.run()
             return
         except (websockets.ConnectionClosed, OSError):
             pass
+        deadline = asyncio.get_running_loop().time() + seconds
         while True:
             try:
                 client.syncing = False
                 await client.connect(base)
                 break
             except (websockets.InvalidHandshake, websockets.ConnectionClosed, OSError,
-                    AssertionError):
+                    AssertionError) as exc:
+                if asyncio.get_running_loop().time() > deadline:
+                    raise AssertionError(f"{client.name} could not reconnect within "
+                                         f"{seconds:g} s: {exc!r}") from exc
                 await asyncio.sleep(0.2)
+
+
+async def healthz(server: Server, status: int) -> dict[str, Any]:
+    """/healthz's body once it answers `status` (polled, within a deadline)."""
+    async def answer() -> tuple[int, Any]:
+        return await asyncio.to_thread(http_json, "GET", f"{server.http}/healthz")
+    deadline = asyncio.get_running_loop().time() + 60
+    while (found := await answer())[0] != status:
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"/healthz still answers {found} after 60 s, not {status}")
+        await asyncio.sleep(0.1)
+    return found[1]
 
 
 async def test_redis_restart_mid_game(tmp_path):
@@ -52,9 +70,7 @@ async def test_redis_restart_mid_game(tmp_path):
             await asyncio.gather(*(c.run(until_ply=20) for c in [*players, watcher]))
 
             redis.kill()
-            await asyncio.sleep(0.5)
-            status, body = await asyncio.to_thread(http_json, "GET", f"{server.http}/healthz")
-            assert status == 503
+            body = await healthz(server, 503)
             assert body["database"] == "ok" and body["channel_layer"].startswith("error")
             # Moves over REST still commit while the channel layer is down.
             for _ in range(4):
@@ -67,8 +83,7 @@ async def test_redis_restart_mid_game(tmp_path):
                 assert status == 201, body
 
             redis.start()
-            status, _ = await asyncio.to_thread(http_json, "GET", f"{server.http}/healthz")
-            assert status == 200
+            assert (await healthz(server, 200))["channel_layer"] == "ok"
             await asyncio.wait_for(
                 asyncio.gather(*(keep_playing(c, server.ws) for c in [*players, watcher])),
                 timeout=120)

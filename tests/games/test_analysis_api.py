@@ -7,22 +7,21 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.core.cache.backends.locmem import LocMemCache
 
 from games import analysis, engine, services
 from games.api.analysis_views import BestMoveThrottle
-from tests.conftest import client_for
+from tests.conftest import clear_cache, client_for
 from tests.games.helpers import play, started_game
+from tests.live.servers import http_json, live_servers
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def fresh_throttle(monkeypatch: pytest.MonkeyPatch) -> None:
+def fresh_throttle() -> None:
     # User ids restart with each test database while Redis keeps the throttle's history
-    # for a minute: every test counts from zero in a cache of its own.
-    monkeypatch.setattr(BestMoveThrottle, "cache", LocMemCache("analysis-throttle", {}))
-    BestMoveThrottle.cache.clear()
+    # for a minute: every test counts from zero (in the same Redis production uses).
+    clear_cache("throttle_")
 
 
 def _first_legal(kind: str, plies: int) -> list[dict[str, Any]]:
@@ -222,3 +221,26 @@ def test_a_signed_out_client_cannot_pick_its_own_address(alice, bob, monkeypatch
                         HTTP_X_FORWARDED_FOR=f"203.0.113.{ply}").status_code
                for ply in range(3)]
     assert answers == [200, 200, 429]
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_every_server_process_counts_against_one_allowance(alice, bob, tmp_path):
+    """As production runs it: two server processes, one Redis. Searches on either count
+    against the account's one allowance, so alternating between them buys nothing."""
+    most = int(BestMoveThrottle.rate.split("/")[0])
+    game = play(started_game([alice, bob], kind="blockade"), [alice, bob],
+                _first_legal("blockade", most + 2))
+
+    def best(server: Any, ply: int, user: Any) -> tuple[int, Any]:
+        return http_json("GET", f"{server.http}/api/games/{game.pk}/analysis/{ply}/best/",
+                         token=user.auth_token.key)
+
+    with live_servers(2, tmp_path) as servers:
+        answers = [best(servers[ply % 2], ply, alice)[0] for ply in range(most)]
+        assert answers == [200] * most  # half of them on each process
+        for server in servers:
+            status, body = best(server, most, alice)
+            assert status == 429 and body["code"] == "rate_limited", (status, body)
+        assert best(servers[1], 0, alice)[0] == 200  # cached: free, on either process
+        assert best(servers[0], most, bob)[0] == 200  # bob's own allowance

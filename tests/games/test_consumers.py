@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -17,10 +16,19 @@ from bloqueio_site.asgi import application
 from games import selectors, services
 from games.live import broadcast, fanout, realtime
 from games.live.consumers import BaseConsumer
-from games.live.frames import CLOSE_UNAVAILABLE, MAX_FRAME_BYTES
+from games.live.frames import CLOSE_UNAVAILABLE, MAX_FRAME_BYTES, RATE_BURST
+from games.live.game_socket import SYNC_BURST
 from tests.conftest import client_for, make_user
 from tests.live.servers import PrivateRedis
-from tests.ws_helpers import LOCAL, game_socket, receive_type, seat_four, until_closed
+from tests.waiting import wait_for
+from tests.ws_helpers import (
+    LOCAL,
+    game_socket,
+    never_refill,
+    receive_type,
+    seat_four,
+    until_closed,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,6 +63,11 @@ async def connect(path: str, user: Any | None = None) -> WebsocketCommunicator:
     connected, _ = await comm.connect()
     assert connected
     return comm
+
+
+@pytest.fixture
+def no_refill(monkeypatch: pytest.MonkeyPatch) -> None:
+    never_refill(monkeypatch)
 
 
 @pytest.fixture
@@ -203,10 +216,14 @@ async def test_an_event_committed_while_a_sync_is_read_follows_its_answer(four, 
     comm = await game_socket(gid)
     read = selectors.events_and_game
 
+    consumer = next(iter(fanout.hub().listeners[fanout.game_topic(gid)]))
+
     def stale_read(game_id: int, after: int) -> Any:
         found = read(game_id, after)  # the game at ply 0
         services.submit_action(game_id=gid, user=users[0], action=MOVE0, ply=0)
-        time.sleep(0.5)  # its live event reaches the socket meanwhile
+        # Its live event reaches the socket while this read still runs: held behind it.
+        wait_for(lambda: any(m["type"] == "game.events" for m, _ in consumer.held),
+                 "the live event, held behind the sync's answer")
         return found
 
     monkeypatch.setattr(selectors, "events_and_game", stale_read)
@@ -296,17 +313,16 @@ async def test_binary_frames_are_refused(four):
     await comm.disconnect()
 
 
-async def test_floods_are_rate_limited(four):
+async def test_floods_are_rate_limited(four, no_refill):
+    """Frames are handled in order: the burst's pongs, then silence but for a refusal at
+    the first frame over and at every 50th (so the 90th frame's is the last answer)."""
     gid, _ = four
     comm = await game_socket(gid)
-    for _ in range(100):
+    for _ in range(90):
         await comm.send_json_to({"type": "ping"})
-    frames = []
-    while not await comm.receive_nothing(timeout=0.5):
-        frames.append(await comm.receive_json_from())
-    pongs = sum(f["type"] == "pong" for f in frames)
-    assert 30 <= pongs < 100
-    assert any(f.get("code") == "rate_limited" for f in frames)
+    frames = [await comm.receive_json_from(timeout=5) for _ in range(int(RATE_BURST) + 2)]
+    answers = [f["type"] if f["type"] == "pong" else f.get("code") for f in frames]
+    assert answers == ["pong"] * int(RATE_BURST) + ["rate_limited"] * 2
     await comm.disconnect()
 
 
@@ -399,35 +415,33 @@ async def test_an_error_echoes_the_ref_of_any_object_frame(four, frame, code):
     await comm.disconnect()
 
 
-async def test_syncs_have_a_budget_of_their_own(four):
+async def test_syncs_have_a_budget_of_their_own(four, no_refill):
     """A `sync` reads the database: past a burst of 5 the socket is told `rate_limited`
-    (with the frame's ref) instead of a read, however many frames it may send."""
+    (with the frame's ref) instead of a read, however many frames it may send (the frame
+    budget, 40, is far from spent: a ping after them is still answered)."""
     gid, _ = four
     comm = await game_socket(gid)
     for n in range(8):
         await comm.send_json_to({"type": "sync", "after": 0, "ref": f"s{n}"})
+    await comm.send_json_to({"type": "ping", "ref": "last"})
     answers, refused = 0, []
-    while not await comm.receive_nothing(timeout=0.5):
-        frame = await comm.receive_json_from()
+    while (frame := await comm.receive_json_from(timeout=5))["type"] != "pong":
         if frame["type"] == "events":
             answers += 1
         elif frame.get("code") == "rate_limited":
             refused.append(frame["ref"])
-    assert answers == 5 and refused == ["s5", "s6", "s7"]
+    assert answers == SYNC_BURST == 5 and refused == ["s5", "s6", "s7"]
     await comm.disconnect()
 
 
-async def test_a_rate_limited_frame_gets_its_ref_back(four):
+async def test_a_rate_limited_frame_gets_its_ref_back(four, no_refill):
     gid, _ = four
     comm = await game_socket(gid)
-    for n in range(100):
+    for n in range(90):
         await comm.send_json_to({"type": "ping", "ref": f"r{n}"})
-    refused = []
-    while not await comm.receive_nothing(timeout=0.5):
-        frame = await comm.receive_json_from()
-        if frame.get("code") == "rate_limited":
-            refused.append(frame)
-    assert refused and all(f["ref"].startswith("r") for f in refused)
+    frames = [await comm.receive_json_from(timeout=5) for _ in range(int(RATE_BURST) + 2)]
+    refused = [f["ref"] for f in frames if f.get("code") == "rate_limited"]
+    assert refused == [f"r{int(RATE_BURST)}", "r89"]  # the first over, the 50th over
     await comm.disconnect()
 
 

@@ -78,9 +78,13 @@ async def test_other_processes_get_it_through_redis_and_the_sender_only_once():
     assert (await far.next())["events"][0]["ply"] == 1
     await there.publish((GAME, events(2)))
     assert (await near.next())["events"][0]["ply"] == 2
-    await asyncio.sleep(0.3)  # an echo of its own publish would have arrived by now
-    assert [m["events"][0]["ply"] for m in near.messages] == [1, 2]
-    assert [m["events"][0]["ply"] for m in far.messages] == [1, 2]
+    await here.publish((GAME, events(3)))
+    assert (await far.next())["events"][0]["ply"] == 2  # its own, at once
+    assert (await far.next())["events"][0]["ply"] == 3
+    # Redis delivers one channel's messages in the order it took the PUBLISHes: an echo
+    # of ply 1 would have reached `here` before ply 2, one of ply 2 `there` before ply 3.
+    assert [m["events"][0]["ply"] for m in near.messages] == [1, 2, 3]
+    assert [m["events"][0]["ply"] for m in far.messages] == [1, 2, 3]
     for hub, listener in ((here, near), (there, far)):
         await hub.leave(GAME, listener)
 

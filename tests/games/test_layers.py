@@ -93,11 +93,15 @@ def test_no_import_cycle_in_games():
 
 def test_the_round_model_stands_on_the_engine_alone():
     modules = _modules()
-    for name, path in modules.items():
-        if name.startswith("games.round.") or name == "games.round":
-            outside = {m for m in _imports(name, path, modules)
-                       if not m.startswith(("games.round", "games.engine"))}
-            assert outside == set(), (name, outside)
+    round_modules = {name: path for name, path in modules.items()
+                     if name.startswith("games.round.") or name == "games.round"}
+    assert {"games.round", "games.round.model", "games.round.play"} <= set(round_modules)
+    assert "games.round.model" in _imports("games.round.play", round_modules["games.round.play"],
+                                           modules)  # and reads their imports
+    outside = {name: {m for m in _imports(name, path, modules)
+                      if not m.startswith(("games.round", "games.engine"))}
+               for name, path in round_modules.items()}
+    assert {name: found for name, found in outside.items() if found} == {}
 
 
 def test_only_a_family_reaches_into_a_family():

@@ -109,14 +109,17 @@ def stop(server: Server) -> None:
 
 
 @contextmanager
-def worker(tmp: Path, name: str = "worker", env: dict[str, str] | None = None
-           ) -> Iterator[subprocess.Popen[bytes]]:
+def worker(tmp: Path, name: str = "worker", env: dict[str, str] | None = None,
+           hold: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
     """The background worker (`manage.py run_worker`, as `make run` starts it) on the
     test database and Redis, logging to `tmp`/`name`.log (its path as `.log`); `env`
-    adds to its environment (where e-mail goes, say)."""
+    adds to its environment (where e-mail goes, say). With `hold`, its bots wait in that
+    folder for the test before each thought (tests/live/held_worker.py)."""
     log = tmp / f"{name}.log"
+    start = (["manage.py"] if hold is None
+             else ["-m", "tests.live.held_worker", str(hold)])
     process = subprocess.Popen(
-        [sys.executable, "manage.py", "run_worker", "--tick", "0.1"],
+        [sys.executable, *start, "run_worker", "--tick", "0.1"],
         cwd=ROOT, env={**server_env(), **(env or {})}, stdout=log.open("ab"),
         stderr=subprocess.STDOUT)
     process.log = log  # type: ignore[attr-defined]  # for the tests' failure messages

@@ -59,18 +59,34 @@ def test_make_run_serves_the_site_with_its_worker_and_stops_both(tmp_path: Path)
         assert _wait(worker_alive, 30), "make run started no worker"
         _leave_during_connect(port)
         game_id = _two_seated(port)
-        time.sleep(2)  # eight idle bot ticks, two idle clock ticks
+        # Idle ticks over the new game (what the console must stay quiet about): the
+        # worker's heartbeat moves on twice.
+        beats = {_beat(tmp_path / "db.sqlite3")}
+
+        def beat_twice() -> bool:
+            beats.add(_beat(tmp_path / "db.sqlite3"))
+            return len(beats) >= 3
+
+        assert _wait(beat_twice, 60), "the worker's heartbeat did not move on"
     finally:
         os.killpg(make.pid, signal.SIGINT)  # Ctrl-C in the terminal
         make.wait(30)
-    # Both stopped: the worker's heartbeat goes stale, so the check now fails.
-    time.sleep(11)
+    # Both stopped: the worker's heartbeat goes stale, so the check fails (polled until
+    # it does: the staleness threshold is a few seconds).
+    assert _wait(lambda: not worker_alive(), 60), "the worker's heartbeat never went stale"
     done = subprocess.run(check, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "no worker is running" in done.stderr
     _assert_seats_stored_as_django_does(tmp_path / "db.sqlite3", game_id)
     console = (tmp_path / "make-run.log").read_text()
     assert "Traceback" not in console
     _assert_quiet(console, port)
+
+
+def _beat(path: Path) -> str | None:
+    """The worker's latest heartbeat, as stored."""
+    with sqlite3.connect(path) as db:
+        row = db.execute("SELECT beat_at FROM games_clockheartbeat").fetchone()
+    return None if row is None else row[0]
 
 
 def _two_seated(port: int) -> int:

@@ -7,12 +7,14 @@ bloqueio_site/api_input.py; bloqueio_site/off_loop.py; games/selectors.py,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import socket
 import threading
 import types
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -29,7 +31,8 @@ from bloqueio_site.asgi import application
 from bloqueio_site.uvicorn_ws import BloqueioWebSocketProtocol
 from games import services
 from games.api.serializers import CreateGameIn
-from games.live import hello
+from games.live import fanout, hello
+from tests.waiting import await_for
 from tests.ws_helpers import LOCAL, receive_type, token_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -237,14 +240,16 @@ async def test_off_loop_inside_an_except_carries_no_exception_into_its_thread():
     assert not left, f"off_loop inside an except left {left} to the collector"
 
 
-async def _game_socket_session(port: int | None, game_id: int, token: str) -> None:
-    """Open a player's socket on `game_id`, read its hello, close it; through uvicorn on
-    `port` (a real connection), else through `WebsocketCommunicator`."""
+async def _game_socket_session(port: int | None, game_id: int, token: str,
+                               while_open: Callable[[], None] = lambda: None) -> None:
+    """Open a player's socket on `game_id`, read its hello, call `while_open`, close it;
+    through uvicorn on `port` (a real connection), else through `WebsocketCommunicator`."""
     if port is None:
         comm = WebsocketCommunicator(application, f"/ws/games/{game_id}/",
                                      headers=[*LOCAL, *token_headers(token)])
         assert (await comm.connect())[0]
         await receive_type(comm, "hello")
+        while_open()
         await comm.disconnect()
         return
     async with websockets.connect(
@@ -252,6 +257,21 @@ async def _game_socket_session(port: int | None, game_id: int, token: str) -> No
             additional_headers={"Origin": f"http://127.0.0.1:{port}",
                                 "Authorization": f"Token {token}"}) as ws:
         assert json.loads(await ws.recv())["type"] == "hello"
+        while_open()
+
+
+def consumer_of(game_id: int) -> weakref.ref[Any]:
+    """The one socket consumer on `game_id`'s topic in this process, weakly."""
+    [consumer] = fanout.hub().listeners[fanout.game_topic(game_id)]
+    return weakref.ref(consumer)
+
+
+async def all_freed(refs: list[weakref.ref[Any]]) -> None:
+    """Wait until every one of `refs` is freed (by reference counting: the collector is
+    off in `collected`), or a deadline passes: then the collector's findings say why."""
+    with contextlib.suppress(AssertionError):
+        await await_for(lambda: all(ref() is None for ref in refs), "the socket to be freed",
+                        seconds=10)
 
 
 async def test_a_closed_socket_leaves_its_consumer_to_reference_counting(alice, bob):
@@ -263,12 +283,15 @@ async def test_a_closed_socket_leaves_its_consumer_to_reference_counting(alice, 
     await asyncio.to_thread(services.join_game, game_id=game.id, user=bob)
     token = bob.auth_token.key
     await _game_socket_session(None, game.id, token)  # the loop's connection, the hub
+    refs: list[weakref.ref[Any]] = []
     with collected() as found:
-        await _game_socket_session(None, game.id, token)
-        await asyncio.sleep(0.05)  # the cancelled heartbeat's last step
+        await _game_socket_session(None, game.id, token,
+                                   lambda: refs.append(consumer_of(game.id)))
+        await all_freed(refs)  # its cancelled heartbeat's last step, say
     left = sorted(found & {"GameConsumer", "Outbox", "TokenBucket", "CancelledError"})
     left += request_frames(found.objects, ("games/live/",))
     assert not left, f"a closed socket left {left} to the garbage collector"
+    assert refs and refs[0]() is None  # it was freed, so nothing of it is still to come
 
 
 async def test_a_closed_connection_leaves_uvicorns_protocol_to_reference_counting(
@@ -293,17 +316,20 @@ async def test_a_closed_connection_leaves_uvicorns_protocol_to_reference_countin
         assert server.started
         token = bob.auth_token.key
         await _game_socket_session(port, game.id, token)
+        refs: list[weakref.ref[Any]] = []
+
+        def note() -> None:  # the connection's protocol and the socket's consumer
+            refs.extend(weakref.ref(c) for c in server.server_state.connections)
+            refs.append(consumer_of(game.id))
+
         with collected() as found:
-            await _game_socket_session(port, game.id, token)
-            for _ in range(500):  # until the connection and its application are done
-                if not server.server_state.connections and not server.server_state.tasks:
-                    break
-                await asyncio.sleep(0.01)
-            await asyncio.sleep(0.05)
+            await _game_socket_session(port, game.id, token, note)
+            await all_freed(refs)
         assert not server.server_state.connections and not server.server_state.tasks
         left = sorted(found & {"BloqueioWebSocketProtocol", "ServerProtocol", "GameConsumer",
                                "Outbox"})
         assert not left, f"a closed connection left {left} to the garbage collector"
+        assert len(refs) == 2 and all(ref() is None for ref in refs)  # both were freed
     finally:
         server.should_exit = True
         await serving

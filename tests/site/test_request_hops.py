@@ -20,6 +20,7 @@ from bloqueio_site.asgi import application
 from games import services
 from tests.live.servers import ROOT
 from tests.site.test_request_garbage import scope, serve
+from tests.waiting import await_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -169,6 +170,7 @@ async def test_a_call_cancelled_while_its_view_runs_sends_nothing(alice, threads
         sent.append(message)
 
     call: asyncio.Task[None] | None = None
+    before = asyncio.all_tasks()
     request_started.connect(held)
     try:
         call = asyncio.create_task(application(
@@ -181,7 +183,9 @@ async def test_a_call_cancelled_while_its_view_runs_sends_nothing(alice, threads
         assert threads.idle == []  # its view still runs there
         view_may_go.set()
         assert await asyncio.to_thread(threads.idle.back.wait, 10)
-        await asyncio.sleep(0.1)  # a task of the call left running would have sent by now
+        # Every task the call started has ended (a task left running could still send).
+        await await_for(lambda: not asyncio.all_tasks() - before - {asyncio.current_task()},
+                        "the call's tasks to end")
     finally:
         view_may_go.set()
         if call is not None:  # nothing for a call already ended; none left behind otherwise
