@@ -288,6 +288,8 @@ function takeGame(g) {
   clocksAt = performance.now();
   clocks = clockBase(g.clocks);
   if (before !== "active" && g.status === "active" && mySeat !== null) say(gettext("The game has started. Good luck!"), "ok");
+  // Over: both chat rooms are everyone's now (chat/rooms.py); fetch the one not read yet.
+  if (before === "active" && g.status !== "active") { chat.readAll(); queueMicrotask(() => socket.sync()); }
 }
 
 // Chat frames (and the acks and errors of chat frames, by their "chat-" refs) go to the
