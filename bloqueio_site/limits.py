@@ -114,7 +114,15 @@ def check(limit: Rate, key: str, detail: str, *, code: str | None = None) -> Non
 def refusal(limit: Rate, detail: str, wait: int, *, code: str | None = None) -> RateLimited:
     """The `RateLimited` for a hit over `limit`, `wait` seconds before its window ends."""
     return RateLimited(_("%(detail)s (at most %(limit)s); retry in %(wait)s.") % {
-        "detail": detail, "limit": limit.describe(), "wait": _span(wait)}, wait, code=code)
+        "detail": detail, "limit": limit.describe(), "wait": _wait(wait)}, wait, code=code)
+
+
+def _wait(seconds: int) -> str:
+    """A wait as a person reads it: seconds under two minutes, else whole minutes rounded
+    up ("13 minutes", never "737 seconds"); `retry_after` keeps the exact seconds."""
+    if seconds < 120:
+        return _span(seconds)
+    return _span(math.ceil(seconds / 60) * 60)
 
 
 def address_of(request: Any) -> str:

@@ -362,6 +362,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("pt-br", "Português (Brasil)")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["bloqueio_site.formats"]  # pt_BR dates with lower-case months
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # a choice made once lasts (Django's default: the session)
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"

@@ -15,7 +15,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     user = accounts_selectors.active_user(username)
     if user is None:
         raise Http404
-    data = profiles.profile_json(user)
+    data = profiles.profile_json(user, request.user)
     # What people read: the game's name, and the colour a seat played, not "seat 0".
     ratings = [{**r, "label": texts.kind_title(r["kind"])} for r in data["ratings"]]
     recent = [{**g, "label": texts.kind_title(g["kind"]), "status_label": texts.status(g["status"]),

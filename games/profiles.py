@@ -15,7 +15,7 @@ from django.db.models.functions import Cast
 
 from accounts.models import User
 from bloqueio_site.jsontext import iso
-from games.models import LEAVING_ACTIONS, Event, Seat, Status
+from games.models import LEAVING_ACTIONS, Event, Invitation, Seat, Status
 from games.ranked import leaderboard
 
 RECENT_GAMES = 20
@@ -26,7 +26,25 @@ def ratings_json(user: User) -> list[dict[str, Any]]:
     return leaderboard.ratings_json(user.pk)
 
 
-def profile_json(user: User) -> dict[str, Any]:
+def _visible_to(viewer: Any) -> Q:
+    """The seats whose games `viewer` may see (games/privacy.may_view, in SQL): every
+    public game, and a private one (an invitation, a rematch) only to its own table, its
+    creator, the users invited to it and staff. So a player reads all of their own games
+    on their profile, aborted rematches included, and others read the public ones."""
+    public = Q(game__private=False)
+    if viewer is None or not viewer.is_authenticated:
+        return public
+    if viewer.is_staff:
+        return Q()
+    sat = Exists(Seat.objects.filter(game_id=OuterRef("game_id"), user_id=viewer.pk))
+    invited = Exists(Invitation.objects.filter(game_id=OuterRef("game_id"),
+                                               invited_id=viewer.pk))
+    return public | Q(game__created_by_id=viewer.pk) | Q(sat) | Q(invited)
+
+
+def profile_json(user: User, viewer: Any = None) -> dict[str, Any]:
+    """`user`'s profile as `viewer` (a user, anonymous or None: nobody signed in) reads
+    it: the counts of every game, the recent games the viewer may see."""
     finished = Q(game__status=Status.FINISHED)
     left_by_event = Exists(Event.objects.filter(
         game_id=OuterRef("game_id"), seat=OuterRef("seat"), action__type__in=LEAVING_ACTIONS))
@@ -48,8 +66,8 @@ def profile_json(user: User) -> dict[str, Any]:
         )
     )
     # A bot account holds up to 3 seats of a game: read enough seats for RECENT_GAMES games.
-    # Private games (by invitation) are listed nowhere, a profile included.
-    seats = (Seat.objects.filter(user=user, game__private=False).select_related("game")
+    # Private games (by invitation, rematches) only for those who may see them.
+    seats = (Seat.objects.filter(_visible_to(viewer), user=user).select_related("game")
              .order_by("-game__created_at", "-game_id", "seat")[:RECENT_GAMES * 3])
     recent = list({s.game_id: s for s in reversed(seats)}.values())[::-1][:RECENT_GAMES]
     return {

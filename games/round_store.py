@@ -129,7 +129,8 @@ def round_of(game: Game) -> Round:
     state = rules.state_from_json(game.state)
     clock = None
     if game.clock is not None and game.turn_started_at is not None:
-        clock = restored_clock(game.time_control, game.clock, game.turn_started_at)
+        clock = restored_clock(game.time_control, game.clock, game.turn_started_at,
+                               private=game.private)
     result = None
     if game.result is not None:
         stored = game.result
@@ -337,7 +338,8 @@ def start(game: Game, seats: list[Seat], now: datetime, change: str) -> Game:
     """Start the waiting `game` (row locked by the caller, every seat taken): its round
     begins, clock running; announced as `change`. Returns the row after it."""
     written = commit(held(game, seats),
-                     Progress((), start_round(game.kind, game.time_control, now)),
+                     Progress((), start_round(game.kind, game.time_control, now,
+                                                private=game.private)),
                      change=change)
     if written is None:  # the caller holds the row's lock: nothing can have moved it
         raise RuntimeError(f"game {game.pk} changed under its lock")

@@ -18,6 +18,7 @@ from bloqueio_site.jsontext import iso
 from games import engine
 from games.engine import LEAVE_REASONS
 from games.models import Event, Game, Rating, Seat
+from games.round.clock import restored as restored_clock
 
 User = get_user_model()
 
@@ -210,12 +211,18 @@ def clocks_json(game: Game) -> dict[str, Any] | None:
     if clock is None:
         return None
     running = game.state.get("turn") if game.status == "active" else None
+    first_move = running is not None and not clock["moved"][running]
+    aborts = first_move and game.turn_started_at is not None and restored_clock(
+        game.time_control, clock, game.turn_started_at,
+        private=game.private).missed_first_move_aborts(running)
     return {
         "remaining_ms": list(clock["remaining_ms"]),
         "turn_started_at": iso(game.turn_started_at),
         "running": running,
         "deadline": iso(game.deadline),
-        "first_move": running is not None and not clock["moved"][running],
+        "first_move": first_move,
+        # Missing this first move's deadline aborts the game (else it flags the seat).
+        "first_move_aborts": bool(aborts),
     }
 
 

@@ -291,12 +291,38 @@ def status(value: str) -> str:
     return str(STATUSES.get(value, value))
 
 
+# The boards' notation help and move-box placeholder (games/boards/*.py, `words`).
+NOTATION_WORDS = (
+    gettext_noop("Cells are named as on the board's edges, letter then number (f2); a "
+                 "barrier by the earliest letter and lowest number of the four cells it "
+                 "touches, then h or v (e3h)."),
+    gettext_noop("Cells are named as on the board's edges, letter then number (f2); a "
+                 "wall by the earliest letter and lowest number of the four cells it "
+                 "touches, then h or v (e3h)."),
+    gettext_noop("Type a move: f2, e3h"),
+    gettext_noop("Cells are named as on the board's edges, letter then number: c2 places "
+                 "your mark on c2."),
+    gettext_noop("Type a move: c2"),
+    gettext_noop("Cells are named as on the board's edges, letter then number: c1^d3 "
+                 "steps to c1 and blocks d3; a winning step is just its cell (c4)."),
+    gettext_noop("Type a move: c1^d3"),
+    gettext_noop("A move is piece/orientation@anchor: L5/0@a0 puts L5 as drawn with its "
+                 "box's top-left on a0 (cells are named as on the board's edges, letter "
+                 "then number)."),
+    gettext_noop("Type a move: L5/0@a0"),
+)
+
+
 def spec(kind: str) -> dict[str, Any]:
     """`games.boards.page_spec(kind)` (colours following the reader's theme and palette)
     with its words in the active language."""
     found = page_spec(kind)
     found["title"] = words(found["title"])
     found["summary"] = words(found["summary"])
+    board_words = found.get("words") or {}
+    for name in ("notation_help", "notation_placeholder"):
+        if name in board_words:
+            board_words[name] = words(board_words[name])
     for entry in (*found["colours"], *found["seats"]):
         entry["name"] = colour(entry["name"])
     found["measure"]["name"] = words(found["measure"]["name"])

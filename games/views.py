@@ -37,7 +37,7 @@ from games.drawings import render_svg, rules_figures
 from games.engine.notation import format_cell
 from games.live import presence
 from games.models import Game, Seat, Status
-from games.round import TURN_BASED_DAYS, turn_based
+from games.round import TURN_BASED_DAYS, first_move_seconds, turn_based
 
 # The lobby's time controls: key -> (label, initial seconds, increment seconds); "" =
 # untimed. Turn-based ones are "<days>d" (TURN_BASED_DAYS), labelled per request.
@@ -175,6 +175,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "bot_about": [(texts.level_label(level), texts.bot_about(level))
                       for level in bots.LEVELS],
         "lobby_data": {"kinds": kinds, "user": request.user.username or None},
+        "first_move": _first_move(),
     })
 
 
@@ -420,4 +421,11 @@ def rules_page(request: HttpRequest, kind: str) -> HttpResponse:
         "start_svg": mark_safe(figures["start"]),
         "pieces": [{"name": p["name"], "svg": mark_safe(p["svg"])}
                    for p in figures["pieces"]],
+        "first_move": _first_move(),
     })
+
+
+def _first_move() -> dict[str, int]:
+    """The first-move windows the rule text names (templates/rules/_first_move.html)."""
+    return {"open": first_move_seconds(private=False),
+            "private": first_move_seconds(private=True) // 60}

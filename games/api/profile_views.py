@@ -23,4 +23,4 @@ class ProfileView(APIView):
         user = accounts_selectors.active_user(username)
         if user is None:
             raise Http404
-        return Response(profiles.profile_json(user))
+        return Response(profiles.profile_json(user, request.user))

@@ -22,10 +22,15 @@ from django.utils import timezone
 from games import playing
 from games.models import ClockHeartbeat, Game, Status
 from games.ranked.heartbeat import HEARTBEAT, last_beat
-from games.round import DOWNTIME_GRACE, FIRST_MOVE_SECONDS, default_time_control
+from games.round import (
+    DOWNTIME_GRACE,
+    FIRST_MOVE_SECONDS,
+    PRIVATE_FIRST_MOVE_SECONDS,
+    default_time_control,
+)
 
-__all__ = ["DOWNTIME_GRACE", "FIRST_MOVE_SECONDS", "catch_up", "default_time_control",
-           "last_beat", "tick"]
+__all__ = ["DOWNTIME_GRACE", "FIRST_MOVE_SECONDS", "PRIVATE_FIRST_MOVE_SECONDS", "catch_up",
+           "default_time_control", "last_beat", "tick"]
 
 
 def catch_up(now: datetime | None = None) -> timedelta:

@@ -21,9 +21,11 @@ from games.round import refusals
 from games.round.clock import (
     DOWNTIME_GRACE,
     FIRST_MOVE_SECONDS,
+    PRIVATE_FIRST_MOVE_SECONDS,
     TURN_BASED_DAYS,
     Clock,
     default_time_control,
+    first_move_seconds,
     turn_based,
 )
 from games.round.model import (
@@ -46,6 +48,7 @@ from games.round.play import play, replay
 __all__ = [
     "DOWNTIME_GRACE",
     "FIRST_MOVE_SECONDS",
+    "PRIVATE_FIRST_MOVE_SECONDS",
     "TURN_BASED_DAYS",
     "Abort",
     "Act",
@@ -60,6 +63,7 @@ __all__ = [
     "SeatStatus",
     "Status",
     "default_time_control",
+    "first_move_seconds",
     "play",
     "refusals",
     "replay",

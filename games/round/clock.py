@@ -5,8 +5,11 @@ Two kinds of time control (docs/ranked.md, "Clocks"):
 - **live** `{initial, increment}` (seconds): Fischer time. The seat to move is charged
   when its turn ends (not while it thinks), so a clock is only `remaining_ms` per seat
   as of `turn_started_at`; the deadline follows from it. A seat's first move is free but
-  must come within FIRST_MOVE_SECONDS of its first turn (else the game is aborted:
-  nobody showed up).
+  must come within a window counted from the start of that seat's first turn:
+  FIRST_MOVE_SECONDS at an open table (else the game is aborted: nobody showed up),
+  PRIVATE_FIRST_MOVE_SECONDS at a private one (an invitation or a rematch: people who
+  chose each other, maybe still finding the page), where a miss aborts only while
+  nobody has moved and otherwise flags that seat like any missed deadline.
 - **turn-based** `{days}` (one of TURN_BASED_DAYS): every turn gets `days` days, time
   does not accumulate; the deadline is `turn_started_at` plus that. First moves have the
   same deadline; missing it flags the seat like any other turn, unless nobody at the
@@ -28,8 +31,8 @@ from games import engine
 from games.engine import LEAVE_REASONS
 
 FIRST_MOVE_SECONDS = 30
+PRIVATE_FIRST_MOVE_SECONDS = 120
 DOWNTIME_GRACE = timedelta(seconds=10)
-_FIRST_MOVE = timedelta(seconds=FIRST_MOVE_SECONDS)
 # The days a turn-based game may give each move (`{"days": N}`).
 TURN_BASED_DAYS = (1, 2, 3, 5, 7, 14)
 _DAY_MS = 24 * 3600 * 1000
@@ -46,27 +49,31 @@ class Clock:
     """Each seat's time as of `turn_started_at`; `moved[s]`: seat s made its first move.
 
     `per_move_ms` is set for a turn-based clock: each turn gets exactly that much (and
-    `remaining_ms` is that much for every seat still playing, 0 for a flagged one)."""
+    `remaining_ms` is that much for every seat still playing, 0 for a flagged one).
+    `private`: the game's table was chosen (invitation, rematch), which gives live first
+    moves PRIVATE_FIRST_MOVE_SECONDS and aborts only while nobody has moved."""
 
     remaining_ms: tuple[int, ...]
     moved: tuple[bool, ...]
     increment_ms: int
     turn_started_at: datetime
     per_move_ms: int | None = None
+    private: bool = False
 
     def deadline(self, turn: int) -> datetime:
         """When seat `turn`, to move since `turn_started_at`, flags."""
         if self.per_move_ms is not None:
             return self.turn_started_at + timedelta(milliseconds=self.per_move_ms)
         if not self.moved[turn]:
-            return self.turn_started_at + _FIRST_MOVE
+            return self.turn_started_at + timedelta(seconds=first_move_seconds(self.private))
         return self.turn_started_at + timedelta(milliseconds=self.remaining_ms[turn])
 
     def missed_first_move_aborts(self, turn: int) -> bool:
         """Does seat `turn` missing this deadline abort the game (rather than flag)?
-        Live: when it is that seat's first move. Turn-based: only when nobody at the
-        table has moved yet (the game never got going)."""
-        if self.per_move_ms is not None:
+        Live at an open table: when it is that seat's first move. Turn-based or at a
+        private table: only when nobody at the table has moved yet (the game never got
+        going); later a missed first move flags the seat."""
+        if self.per_move_ms is not None or self.private:
             return not any(self.moved)
         return not self.moved[turn]
 
@@ -75,21 +82,27 @@ class Clock:
         return {"remaining_ms": list(self.remaining_ms), "moved": list(self.moved)}
 
 
+def first_move_seconds(private: bool) -> int:
+    """The live first-move window of a seat, from the start of its first turn."""
+    return PRIVATE_FIRST_MOVE_SECONDS if private else FIRST_MOVE_SECONDS
+
+
 def default_time_control(kind: str) -> dict[str, int]:
     """The clock ranked games of `kind` get: the engine's suggestion for the kind."""
     initial, increment = engine.get(kind).info.clock
     return {"initial": initial, "increment": increment}
 
 
-def started(seats: int, time_control: Mapping[str, int], now: datetime) -> Clock:
+def started(seats: int, time_control: Mapping[str, int], now: datetime, *,
+            private: bool = False) -> Clock:
     """The clock of a game starting at `now`: every seat's initial time, nobody moved."""
-    return restored(time_control, None, now, seats=seats)
+    return restored(time_control, None, now, seats=seats, private=private)
 
 
 def restored(time_control: Mapping[str, int], stored: Mapping[str, Any] | None,
-             turn_started_at: datetime, *, seats: int = 0) -> Clock:
+             turn_started_at: datetime, *, seats: int = 0, private: bool = False) -> Clock:
     """The clock of `time_control` as stored (`Clock.to_json`), or fresh for `seats`
-    seats when `stored` is None."""
+    seats when `stored` is None; `private` as the game row says."""
     if turn_based(time_control):
         per_move = time_control["days"] * _DAY_MS
         initial, increment = per_move, 0
@@ -98,9 +111,9 @@ def restored(time_control: Mapping[str, int], stored: Mapping[str, Any] | None,
         increment = time_control["increment"] * 1000
     if stored is None:
         return Clock((initial,) * seats, (False,) * seats, increment, turn_started_at,
-                     per_move)
+                     per_move, private)
     return Clock(tuple(stored["remaining_ms"]), tuple(stored["moved"]), increment,
-                 turn_started_at, per_move)
+                 turn_started_at, per_move, private)
 
 
 def _ms(delta: timedelta) -> int:
@@ -136,7 +149,7 @@ def charged(clock: Clock, turn_before: int | None, turn_after: int | None,
         remaining = _set(remaining, seat, max(0, left) + bonus)
     elif kind is not None and kind not in LEAVE_REASONS:
         moved = _set(moved, seat, True)  # the opening move is free
-    return Clock(remaining, moved, clock.increment_ms, now, clock.per_move_ms)
+    return replace(clock, remaining_ms=remaining, moved=moved, turn_started_at=now)
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

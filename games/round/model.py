@@ -76,10 +76,13 @@ def waiting(kind: str) -> Round:
     return Round(kind, rules.initial(), Status.WAITING, (SeatStatus.PLAYING,) * rules.seats)
 
 
-def start(kind: str, time_control: dict[str, int] | None, now: datetime) -> Round:
-    """A round starting at `now`, its clock running if it has a time control."""
+def start(kind: str, time_control: dict[str, int] | None, now: datetime, *,
+          private: bool = False) -> Round:
+    """A round starting at `now`, its clock running if it has a time control (`private`:
+    the table was chosen, games/round/clock.py)."""
     rules = engine.get(kind)
-    clock = None if time_control is None else started(rules.seats, time_control, now)
+    clock = None if time_control is None else started(rules.seats, time_control, now,
+                                                      private=private)
     return Round(kind, rules.initial(), Status.ACTIVE, (SeatStatus.PLAYING,) * rules.seats,
                  clock=clock, started_at=now)
 

@@ -3,10 +3,12 @@
 // is waited out and the form sent again, saying so, instead of showing a dead end. Any
 // other answer is shown as the server sent it: a redirect is followed, a page with form
 // errors replaces this one's content (the handler is delegated, so it keeps working).
+// A 429 is a limit, not a busy server: its page (which names the limit and when it
+// lifts) is shown and nothing is sent again by itself.
 
 import { formatNumber, gettext, interpolate } from "./i18n.js";
 
-const RETRY_STATUSES = new Set([429, 503]);
+const RETRY_STATUSES = new Set([503]);
 
 // Seconds to wait from a Retry-After header (seconds or an HTTP date), or null.
 export function retryAfterSeconds(header) {

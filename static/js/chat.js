@@ -171,6 +171,9 @@ export function createChat(root, { me, send }) {
     deleted,
     ack() { input.disabled = false; input.value = ""; showError(""); input.focus(); },
     error(f) { input.disabled = false; showError((ERRORS[f.code] || (() => f.detail))(f)); input.focus(); },
+    // The game ended: the rooms merge, so the next sync asks for the whole history (the
+    // other room's messages have ids below the last one held); put() drops repeats.
+    readAll() { lastId = 0; },
     get lastId() { return lastId; },
   };
 }

@@ -7,7 +7,7 @@
 // actions it makes.
 
 import { del, el, get, post, readData } from "./api.js";
-import { awayText, chip, clockBase, clockLow, clockNow, clockText, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
+import { awayText, chip, clockBase, clockLow, clockNow, clockText, firstMoveRunning, firstMoveText, renderMoves, renderPlayers, renderResult, seatLabel } from "./panel.js";
 import { createChat } from "./chat.js";
 import { createHint } from "./hint.js";
 import { createTable } from "./table.js";
@@ -96,14 +96,24 @@ function renderStatus() {
     else text = interpolate(gettext("%(seat)s to move."), { seat: seatLabel(game, spec, turn) });
   } else if (game.status === "aborted") text = gettext("This game was aborted.");
   else text = gettext("Game over.");
-  line.replaceChildren(game.status === "active" ? chip(spec, game.state.turn) : "", " ", text);
+  // The first-move countdown comes first: it is what ends the game if missed.
+  const first = firstMoveRunning(game) ? el("span", { class: "first-move", id: "first-move" }, firstMoveLine()) : "";
+  if (first && game.state.turn !== mySeat) text = ""; // the countdown names the seat to move
+  line.replaceChildren(game.status === "active" ? chip(spec, game.state.turn) : "", " ", first, first && text ? " " : "", text);
   const title = `#${game.id} ${data.label} · Bloqueio Online`;
   document.title = myTurn() ? interpolate(gettext("● Your turn · %(title)s"), { title }) : title;
+}
+
+function firstMoveLine() {
+  const now = clockNow(game.clocks, clocks, clocksAt, performance.now());
+  return firstMoveText(game, spec, mySeat, Math.max(0, now[game.clocks.running]));
 }
 
 function tickClocks() {
   tickAway();
   if (!game.clocks || game.status !== "active") return;
+  const first = $("first-move");
+  if (first && firstMoveRunning(game)) first.textContent = firstMoveLine();
   const now = clockNow(game.clocks, clocks, clocksAt, performance.now());
   for (const node of document.querySelectorAll("#players .clock")) {
     const seat = Number(node.dataset.seat);
@@ -278,6 +288,8 @@ function takeGame(g) {
   clocksAt = performance.now();
   clocks = clockBase(g.clocks);
   if (before !== "active" && g.status === "active" && mySeat !== null) say(gettext("The game has started. Good luck!"), "ok");
+  // Over: both chat rooms are everyone's now (chat/rooms.py); fetch the one not read yet.
+  if (before === "active" && g.status !== "active") { chat.readAll(); queueMicrotask(() => socket.sync()); }
 }
 
 // Chat frames (and the acks and errors of chat frames, by their "chat-" refs) go to the

@@ -81,13 +81,33 @@ export const clockLow = (game, ms) => ms < (turnBased(game) ? 3600000 : 20000);
 
 // The clocks at the moment a game frame arrives: remaining_ms is "as of turn_started_at",
 // so the running seat has already used (now - turn_started_at), clamped against skew.
+// A seat's first move is free but has a window of its own (clocks.first_move; it ends at
+// the deadline, docs/ranked.md "First moves"): its clock counts that window down.
 export function clockBase(clocks) {
   if (!clocks || !Array.isArray(clocks.remaining_ms)) return null;
   const started = clocks.turn_started_at ? Date.parse(clocks.turn_started_at) : NaN;
   return clocks.remaining_ms.map((ms, seat) => {
     if (clocks.running !== seat || ms === null || Number.isNaN(started)) return ms;
-    return ms - Math.max(0, Math.min(ms, Date.now() - started));
+    const left = clocks.first_move && clocks.deadline ? Date.parse(clocks.deadline) - started : ms;
+    return left - Math.max(0, Math.min(left, Date.now() - started));
   });
+}
+
+// A live game whose seat to move has not made its first move: its countdown is shown.
+export const firstMoveRunning = (game) => Boolean(game.status === "active" && game.clocks
+  && game.clocks.first_move && game.clocks.running !== null && !turnBased(game));
+
+// What the first-move countdown says ("First move within 0:24, or the game is aborted."):
+// for the viewer's own seat or another's, and what a miss does (clocks.first_move_aborts).
+export function firstMoveText(game, spec, me, ms) {
+  const seat = game.clocks.running, time = formatClock(ms);
+  const aborts = game.clocks.first_move_aborts;
+  if (seat === me) {
+    return interpolate(aborts ? gettext("First move within %(time)s, or the game is aborted.")
+      : gettext("First move within %(time)s, or you run out of time."), { time });
+  }
+  return interpolate(aborts ? gettext("%(seat)s must make a first move within %(time)s, or the game is aborted.")
+    : gettext("%(seat)s must make a first move within %(time)s, or runs out of time."), { seat: seatLabel(game, spec, seat), time });
 }
 
 // The clocks as shown now: the running seat's base minus the time since the frame arrived.
@@ -120,6 +140,7 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
     // Turn-based, only the seat to move has a deadline (each turn gets its days afresh).
     const shown = clocks && clocks[seat] !== null && clocks[seat] !== undefined && (running || !turnBased(game));
     const timeText = shown ? clockText(game, clocks[seat]) : null;
+    const first = running && firstMoveRunning(game);
     const deadline = running && turnBased(game) && game.clocks.deadline
       ? interpolate(gettext("deadline %(when)s"), { when: formatDateTime(game.clocks.deadline) }) : null;
     return el("li", {
@@ -138,9 +159,9 @@ export function renderPlayers(list, game, spec, { presence = null, clocks = null
         awayUntil ? el("span", { class: "away", "data-seat": seat, "data-until": awayUntil, "data-name": info.username, role: "status" },
           awayText(info.username, awayUntil, Date.now())) : null),
       timeText ? el("span", {
-        class: `clock${running ? " running" : ""}${turnBased(game) ? " days" : ""}${clockLow(game, clocks[seat]) ? " low" : ""}`,
-        "data-seat": seat, title: deadline,
-        "aria-label": interpolate(gettext("%(seat)s clock %(time)s"), { seat: s.name, time: timeText }),
+        class: `clock${running ? " running" : ""}${turnBased(game) ? " days" : ""}${first ? " first-move" : ""}${clockLow(game, clocks[seat]) ? " low" : ""}`,
+        "data-seat": seat, title: first ? gettext("time left for the first move") : deadline,
+        "aria-label": interpolate(first ? gettext("%(seat)s first move %(time)s") : gettext("%(seat)s clock %(time)s"), { seat: s.name, time: timeText }),
       }, timeText) : el("span"),
       tools(seat, info));
   }));

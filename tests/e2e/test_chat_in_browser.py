@@ -112,6 +112,17 @@ def chat_scenario(new_page: Any, game_id: int) -> None:
     assert phone.is_visible("#chat-log") and not phone.is_visible("#chat-form")
     shot(phone, "chat-phone")
 
+    # The game ends (bob resigns): the rooms merge on every open page, no reload (issue 45).
+    bob.click("#resign")
+    bob.click("#resign-confirm")
+    for page in (alice, bob):
+        wait_text(page, "bob should wall e5")
+    wait_text(carol, "thanks all https://example.org")
+    texts = alice.eval_on_selector_all("#chat-log .chat-text", TEXTS)
+    assert texts.index("bob should wall e5") < texts.index("thanks all https://example.org")
+    assert texts.count(SCRIPT) == 2  # alice's own and the spectator's, each once
+    shot(alice, "chat-merged")
+
     assert dialogs == []
     for page in (alice, bob, carol, phone):
         assert page.errors == []

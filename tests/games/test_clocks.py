@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from games import services
+from games import rematch, services
 from games.errors import FlagFell
 from games.models import Event, Game, Rating, Status
 from games.ranked import clocks
@@ -139,6 +139,26 @@ def test_a_missing_first_move_aborts_the_game_unrated(players):
     # The players are free for another ranked game.
     again = _two_player(players)
     assert again.status == Status.ACTIVE
+
+
+def test_a_rematch_gets_the_private_first_move_window(players):
+    """A rematch moves the whole table at once: its first mover has minutes, not 30 s,
+    and the game JSON says when the window ends and what a miss does."""
+    game, _ = _opened(players)
+    services.resign(game_id=game.pk, user=players[0])
+    rematch.offer(game_id=game.pk, user=players[0])
+    new_id = rematch.offer(game_id=game.pk, user=players[1])["game_id"]
+    again = Game.objects.get(pk=new_id)
+    assert again.private and again.status == Status.ACTIVE
+    assert again.deadline == again.turn_started_at + timedelta(
+        seconds=clocks.PRIVATE_FIRST_MOVE_SECONDS)
+    shown = client_for(players[0]).get(f"/api/games/{new_id}/").json()["clocks"]
+    assert shown["first_move"] is True and shown["first_move_aborts"] is True
+    late = again.started_at + timedelta(seconds=clocks.FIRST_MOVE_SECONDS + 1)
+    watched(again.started_at, late)
+    clocks.tick(late)
+    again.refresh_from_db()
+    assert again.status == Status.ACTIVE  # an open table's 30 s is not this one's window
 
 
 def test_several_workers_flag_once(players):

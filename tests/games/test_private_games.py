@@ -233,3 +233,36 @@ def test_a_profile_does_not_list_private_games(alice, anon):
     shown = client_for(alice).post("/api/games/", {"kind": "bloqueio2"}, format="json").json()
     recent = [g["id"] for g in anon.get("/api/users/alice/").json()["recent_games"]]
     assert recent == [shown["id"]] and hidden["id"] not in recent
+
+
+def test_a_profile_lists_private_games_to_those_who_may_see_them(alice, anon):
+    """Issue 45: a player's profile listed an aborted public game but not their aborted
+    rematch (rematches are private). Each reader now gets the games they may see: the
+    player and the rematch's table all of them, anyone else the public ones."""
+    from games import rematch
+
+    bob, carol = make_user("bob"), make_user("carol")
+    first = services.create_game(user=alice, kind="bloqueio2")
+    services.join_game(game_id=first.pk, user=bob)
+    services.resign(game_id=first.pk, user=bob)
+    rematch.offer(game_id=first.pk, user=alice)
+    again = rematch.offer(game_id=first.pk, user=bob)["game_id"]
+    services.abort_game(game_id=again)  # the rematch nobody moved in
+    lonely = services.create_game(user=alice, kind="bloqueio2")
+    services.join_game(game_id=lonely.pk, user=carol)
+    services.abort_game(game_id=lonely.pk)  # an aborted public game
+    assert {g.status for g in Game.objects.filter(pk__in=[again, lonely.pk])} == {"aborted"}
+
+    def listed(client) -> set[int]:
+        return {g["id"] for g in client.get("/api/users/alice/").json()["recent_games"]}
+
+    public = {first.pk, lonely.pk}
+    assert listed(client_for(alice)) == listed(client_for(bob)) == public | {again}
+    assert listed(client_for(carol)) == listed(anon) == public
+    def page(user) -> str:
+        browser = Client()
+        browser.force_login(user)
+        return browser.get("/users/alice/").content.decode()
+
+    assert f"/games/{again}/" in page(alice) and f"/games/{lonely.pk}/" in page(alice)
+    assert f"/games/{again}/" not in page(carol) and f"/games/{lonely.pk}/" in page(carol)

@@ -107,6 +107,31 @@ def test_a_missing_first_move_aborts_the_round():
     assert done.result.reason == "aborted" and done.ranking is None
 
 
+def test_each_seat_gets_its_first_move_window_from_its_own_turn():
+    game = rnd.start("quoridor4", TIMED, T0)
+    game = moved(game, 0, any_move(game), at(29)).round_after
+    game = moved(game, 1, any_move(game), at(58)).round_after
+    assert game.deadline == at(58 + rnd.FIRST_MOVE_SECONDS)  # seat 2's window, whole
+
+
+def test_a_private_table_waits_longer_and_aborts_only_while_nobody_moved():
+    game = rnd.start("quoridor4", TIMED, T0, private=True)
+    assert game.deadline == at(rnd.PRIVATE_FIRST_MOVE_SECONDS)
+    still = rnd.play(game, None, rnd.Flag(), at(rnd.FIRST_MOVE_SECONDS + 1),
+                     last_beat=at(rnd.FIRST_MOVE_SECONDS + 1))
+    assert still.round_after.status is rnd.Status.ACTIVE  # 30 s is not the window here
+    late = at(rnd.PRIVATE_FIRST_MOVE_SECONDS)
+    assert rnd.play(game, None, rnd.Flag(), late, last_beat=late).round_after.status \
+        is rnd.Status.ABORTED
+    game = moved(game, 0, any_move(game), at(5)).round_after
+    late = at(5 + rnd.PRIVATE_FIRST_MOVE_SECONDS)
+    done = rnd.play(game, None, rnd.Flag(), late, last_beat=late)
+    # seat 0 played: seat 1 missing its first move runs out of time, the others go on
+    assert [(e.seat, e.action) for e in done.events] == [(1, {"type": "timeout"})]
+    assert done.round_after.status is rnd.Status.ACTIVE
+    assert done.round_after.seats[1] is rnd.SeatStatus.FLAGGED
+
+
 def test_an_action_after_the_flag_fell_is_refused_and_the_flag_recorded():
     game = opened()
     done = moved(game, 0, any_move(game), at(70), last_beat=at(69))

@@ -34,6 +34,17 @@ def test_check_raises_rate_limited_with_retry_after() -> None:
     assert error.as_dict()["retry_after"] == error.retry_after
 
 
+@pytest.mark.parametrize(("wait", "said"), [
+    (45, "45 seconds"), (119, "119 seconds"), (737, "13 minutes"), (3540, "59 minutes"),
+    (3599, "an hour"), (7200, "2 hours")])
+def test_a_refusal_says_when_it_lifts_as_a_person_reads_it(wait, said) -> None:
+    """Not "retry in 737 seconds": whole minutes, rounded up, past two minutes; the
+    exact seconds stay in `retry_after` (Retry-After)."""
+    refused = limits.refusal(limits.Rate("test-wait", 5, 3600), "Too many tries", wait)
+    assert refused.detail == f"Too many tries (at most 5 per hour); retry in {said}."
+    assert refused.retry_after == wait
+
+
 def test_scale_multiplies_every_count_and_the_variable_overrides_it() -> None:
     env = {"RATE_LIMIT_SCALE": "100", "SIGNUP_LIMIT": "7"}
     assert limits.rate("signup", "SIGNUP_LIMIT", 5, 3600, env).count == 700

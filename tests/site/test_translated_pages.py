@@ -180,3 +180,16 @@ def test_the_english_pages_are_english_by_default(client, alice):
     assert _lang(html) == "en" and "Open games" in html
     client.force_login(alice)
     assert "Your games" in client.get("/").content.decode()
+
+
+def test_portuguese_reads_naturally_where_english_counts_and_dates(alice):
+    """No "0 partida em jogo" (pt-BR's singular covers 0) and no capitalised month
+    ("Novembro"): Portuguese writes "Nenhuma partida em jogo" and "28 de nov. de 2026"."""
+    client = _clients(alice)["accept-language"]
+    lobby = client.get("/").content.decode()
+    assert "Nenhuma partida em jogo" in lobby and "0 partida" not in lobby
+    joined = alice.date_joined
+    profile = client.get("/users/alice/").content.decode()
+    months = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov",
+              "dez")
+    assert f"{joined.day} de {months[joined.month - 1]}. de {joined.year}" in profile

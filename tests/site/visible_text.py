@@ -20,7 +20,7 @@ READ_ATTRIBUTES = ("alt", "title", "aria-label", "placeholder")
 # languages' own names (the switcher), the API, and loanwords pt-BR uses unchanged.
 ALLOWED = frozenset({
     "bloqueio", "online", "quoridor", "blokus", "blockade", "run", "duo",
-    "english", "português", "brasil", "api", "rating", "e-mail", "min",
+    "english", "português", "brasil", "api", "rating", "e-mail", "min", "offline",
 })
 _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+")
 _WORD = re.compile("[^\\W\\d_](?:[\\w'\u2019-]*\\w)?")

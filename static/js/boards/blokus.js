@@ -97,7 +97,8 @@ class BlokusBoard {
     this.scoreItems = spec.colours.map((c, i) => {
       const item = html("li", { "data-colour": i },
         html("span", { class: "chip", style: `background:${c.colour};color:${(spec.initial_ink || [])[i] || "#0f172a"}`, "aria-hidden": "true" }, c.initial),
-        html("span", { class: "bk-name", style: `color:${c.text}` }, capital(c.name)),
+        html("span", { class: "bk-name", style: `color:${c.text}` }, capital(c.name),
+          this.mine.includes(i) ? html("span", { class: "bk-you" }, ` ${gettext("(you)")}`) : ""),
         html("span", { class: "bk-score" }), html("span", { class: "bk-left" }), html("span", { class: "bk-flag" }));
       if (this.mine.includes(i)) item.classList.add("mine");
       this.scores.append(item);
