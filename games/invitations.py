@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts import selectors as accounts_selectors
 from bloqueio_site.jsontext import iso
-from games import round_store, services, signals
+from games import privacy, round_store, services, signals
 from games.errors import (
     AlreadySeated,
     AlreadyStarted,
@@ -48,11 +48,10 @@ def invite_user(*, game_id: int, user: AbstractBaseUser, username: Any) -> tuple
         # here, so a full or started game is never sent an invitation.
         found = round_store.lock_row(game_id)
         if found is None:
-            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+            raise privacy.not_found(game_id)
         game, seats = found
         if not any(s.user_id == user.pk for s in seats):
-            if game.private:  # the table's secret: not even its existence
-                raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+            privacy.hide_from_strangers(game, user, seats=seats)
             raise NotAPlayer(_("Only a seated player can invite."))
         if game.status in (Status.FINISHED, Status.ABORTED):
             raise GameOver(_("The game is %(status)s.") % {"status": game.status})

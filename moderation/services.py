@@ -23,6 +23,7 @@ from django.utils.translation import pgettext_lazy
 from accounts import services as accounts
 from accounts.models import User
 from bloqueio_site.errors import ServiceError
+from games import privacy
 from games import services as games
 from games.errors import GameNotFound
 from games.models import Game, Seat, Status
@@ -288,7 +289,7 @@ def report_target(target_type: str, target_id: int) -> models.Model | None:
             message_model = apps.get_model("chat", "ChatMessage")
         except LookupError:
             return None
-        return message_model.objects.select_related("author").filter(pk=target_id).first()
+        return message_model.objects.select_related("author", "game").filter(pk=target_id).first()
     return None
 
 
@@ -308,7 +309,7 @@ def file_report(*, reporter: AbstractBaseUser, target_type: str, target_id: int,
     if not isinstance(target_id, int) or not 0 < target_id < 2**63:
         raise _no_target(target_type, target_id)
     target = report_target(target_type, target_id)
-    if target is None:
+    if target is None or not _may_see(reporter, target):
         raise _no_target(target_type, target_id)
     author_id = target.pk if target_type == TargetType.USER else getattr(target, "author_id", None)
     if author_id == reporter.pk:
@@ -332,6 +333,13 @@ def file_report(*, reporter: AbstractBaseUser, target_type: str, target_id: int,
                     category=category, reason=reason)
         except IntegrityError:  # the partial unique index; the lock makes this unlikely
             raise AlreadyReported(_("You have an open report about this already.")) from None
+
+
+def _may_see(reporter: AbstractBaseUser, target: models.Model) -> bool:
+    """Whether the reporter may see the game reported, or the game of the message
+    reported: to anyone else a private game's (games/privacy.py) is not there."""
+    game = target if isinstance(target, Game) else getattr(target, "game", None)
+    return game is None or privacy.may_view(game, reporter)
 
 
 def _no_target(target_type: str, target_id: object) -> TargetNotFound:
