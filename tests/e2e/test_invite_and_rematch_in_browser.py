@@ -2,8 +2,8 @@
 chromium pages (docs/api.md, "Invitations and rematches").
 
 Alice creates a private game from the lobby form and copies its invitation link; Bob,
-signed out, opens it, logs in from the invitation page and comes back seated: the game
-starts. Bob resigns; Alice asks for a rematch, Bob sees the offer arrive live and
+signed out, opens it, logs in from the invitation page, comes back to it and takes a seat
+with its button (opening the link seats nobody): the game starts. Bob resigns; Alice asks for a rematch, Bob sees the offer arrive live and
 accepts, and both pages go to the new game, seats rotated.
 """
 
@@ -70,6 +70,11 @@ def scenario(new_page: Any, found: dict[str, Any]) -> None:
     bob.goto(link)
     bob.click("#invite-login")
     log_in_here(bob, "bob")
+    # Back on the link: it shows the game and seats nobody until "Take a seat" posts.
+    bob.wait_for_url(link)
+    bob.wait_for_selector("#take-seat")
+    assert "alice" in bob.inner_text("#invite-seats")
+    bob.click("#take-seat")
     bob.wait_for_url(re.compile(rf"/games/{game_id}/$"))
     live_game(bob)  # resigning goes over the socket
     bob.wait_for_selector('#board svg[data-status="active"]')
