@@ -19,7 +19,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from games.errors import GameNotFound
-from games.models import Game, Invitation, Seat
+from games.models import Game, Invitation, InvitationStatus, Seat
 
 SESSION_KEY = "game_invites"
 QUERY_PARAM = "invite"
@@ -80,7 +80,13 @@ def may_view(game: Game, user: Any, tokens: Iterable[str] = (), *,
             return True
     elif Seat.objects.filter(game=game, user_id=user.pk).exists():
         return True
-    return Invitation.objects.filter(game=game, invited_id=user.pk).exists()
+    return invited(game.pk, user.pk)
+
+
+def invited(game_id: int, user_id: int) -> bool:
+    """Whether the user was invited to the game by name (and it was not taken back)."""
+    return (Invitation.objects.filter(game_id=game_id, invited_id=user_id)
+            .exclude(status=InvitationStatus.REVOKED).exists())
 
 
 def not_found(game_id: int) -> GameNotFound:

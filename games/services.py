@@ -40,7 +40,6 @@ from games.errors import (
 )
 from games.models import (
     Game,
-    Invitation,
     LiveRankedSeat,
     QueueEntry,
     Seat,
@@ -298,7 +297,7 @@ def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None,
         found = round_store.lock_row(game_id)
         if found is not None and found[0].private and not (
                 privacy.holds_token(found[0], [invite or ""])
-                or Invitation.objects.filter(game_id=game_id, invited_id=user.pk).exists()):
+                or privacy.invited(game_id, user.pk)):
             found = None
         if found is None:
             raise privacy.not_found(game_id)

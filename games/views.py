@@ -32,12 +32,23 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
-from games import bots, engine, leavers, my_games, privacy, rematch, selectors, services, texts
+from games import (
+    bots,
+    engine,
+    invitations,
+    leavers,
+    my_games,
+    privacy,
+    rematch,
+    selectors,
+    services,
+    texts,
+)
 from games.boards import board_css, page_seat_styles
 from games.drawings import render_svg, rules_figures
 from games.engine.notation import format_cell
 from games.live import presence
-from games.models import Game, Seat, Status
+from games.models import Game, InvitationStatus, Seat, Status
 from games.round import TURN_BASED_DAYS, turn_based
 
 # The lobby's time controls: key -> (label, initial seconds, increment seconds); "" =
@@ -313,6 +324,10 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "invite_url": (request.build_absolute_uri(privacy.invite_path(game))
                        if privacy.sees_invite(game, request.user) else None),
         "rematch": rematch.rematch_json(game),
+        # The pending invitations by name, each with "Take back" (table.js), for the table.
+        "invitations": ([i for i in invitations.of_game(game_id=game.pk, user=request.user)
+                         if i["status"] == InvitationStatus.PENDING]
+                        if seat is not None and game.status == Status.WAITING else []),
     }
     can_join = (game.status == Status.WAITING and user_id is not None and seat is None)
     return render(request, "games/game.html", {
