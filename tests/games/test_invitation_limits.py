@@ -27,6 +27,16 @@ def _rate(count: int) -> limits.Rate:
     return limits.Rate(f"invite_test_{uuid.uuid4().hex}", count, 3600)
 
 
+def _third_refused(alice) -> tuple[int, object]:
+    """A four-seat game of alice's: she invites bob and carol, then dave (the answer)."""
+    game = services.create_game(user=alice, kind="bloqueio").pk
+    for name in ("bob", "carol", "dave"):
+        make_user(name)
+    assert _invite(alice, game, "bob").status_code == 201
+    assert _invite(alice, game, "carol").status_code == 201
+    return game, _invite(alice, game, "dave")
+
+
 @pytest.fixture
 def sent():
     seen: list = []
@@ -47,12 +57,7 @@ def test_the_defaults_are_documented_and_scaled(db):
 
 def test_a_game_invites_at_most_its_cap(alice, monkeypatch, sent):
     monkeypatch.setattr(invitations, "INVITATIONS_PER_GAME", 2)
-    game = services.create_game(user=alice, kind="bloqueio").pk
-    for name in ("bob", "carol", "dave"):
-        make_user(name)
-    assert _invite(alice, game, "bob").status_code == 201
-    assert _invite(alice, game, "carol").status_code == 201
-    refused = _invite(alice, game, "dave")
+    game, refused = _third_refused(alice)
     assert refused.status_code == 409, refused.content
     assert refused.json()["code"] == "too_many_invitations" and "Retry-After" not in refused
     assert "2" in refused.json()["detail"]
@@ -73,12 +78,7 @@ def test_a_game_invites_at_most_its_cap(alice, monkeypatch, sent):
 
 def test_an_inviter_is_rate_limited_with_retry_after(alice, monkeypatch, sent):
     monkeypatch.setattr(invitations, "INVITE_RATE", _rate(2))
-    game = services.create_game(user=alice, kind="bloqueio").pk
-    for name in ("bob", "carol", "dave"):
-        make_user(name)
-    assert _invite(alice, game, "bob").status_code == 201
-    assert _invite(alice, game, "carol").status_code == 201
-    refused = _invite(alice, game, "dave")
+    _game, refused = _third_refused(alice)
     assert refused.status_code == 429
     assert refused.json()["code"] == "rate_limited"
     assert 0 < int(refused["Retry-After"]) <= 3600
