@@ -47,7 +47,8 @@ INVITE_AGAIN_RATE = limits.rate("invite_again", "INVITATION_REPEAT_LIMIT", 3, 36
 def invite_user(*, game_id: int, user: AbstractBaseUser, username: Any) -> tuple[Invitation, bool]:
     """`user`, seated in waiting game `game_id`, invites `username`. Returns the
     invitation and whether it is new; inviting a user again while the invitation is
-    pending changes nothing and sends nothing."""
+    pending changes nothing, sends nothing and counts against no limit. A new one (or
+    one taken back, asked again) is held to the game's cap and the inviter's rates."""
     invited = accounts_selectors.active_user(username) if isinstance(username, str) else None
     if invited is None:
         raise UnknownUser(_("No user named %(name)s.") % {"name": repr(username)})
