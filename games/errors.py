@@ -124,6 +124,13 @@ class CannotInvite(GameError):
     status = 400
 
 
+class TooManyInvitations(GameError):
+    """The game has INVITATIONS_PER_GAME invitations by name already."""
+
+    code = "too_many_invitations"
+    status = 409
+
+
 class InvitationClosed(GameError):
     """Answering an invitation that is no longer pending."""
 

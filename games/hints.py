@@ -14,8 +14,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
-from games import bots, engine, texts
-from games.errors import GameError, GameNotFound, NotAPlayer, NotYourTurn
+from games import bots, engine, privacy, texts
+from games.errors import GameError, NotAPlayer, NotYourTurn
 from games.models import Game, Status
 from games.services import require_playing
 
@@ -39,7 +39,8 @@ def hint(*, game_id: int, user: AbstractBaseUser) -> Hint:
     """The suggestion for `user`'s seat on their turn; refusals have codes."""
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
     if game is None:
-        raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+        raise privacy.not_found(game_id)
+    privacy.hide_from_strangers(game, user, seats=game.seats.all())
     if game.ranked:
         raise NoHintsInRanked(_("Hints are for casual games; ranked games are played alone."))
     seat = next((s.seat for s in game.seats.all() if s.user_id == user.pk), None)

@@ -1,8 +1,14 @@
 """Invitations by name: a seated player of a waiting game asks another user to join it.
 
 The invitation is a row (one per game and user); the invited user accepts (a join, the
-one in games/services.py, under the game's row lock) or declines. After commit,
-`games.signals.invited` tells the apps above (notifications: the notice and the e-mail).
+one in games/services.py, under the game's row lock) or declines, and the table may take
+it back while it is pending (`revoke`). After commit, `games.signals.invited` and
+`invitation_revoked` tell the apps above (notifications: the notice and the e-mail).
+
+Bounded (issue #44: one two-seat game sent 40 invitations in 1.4 s, and games made again
+and again re-invited one person 10 times in 0.6 s, each by e-mail): at most
+INVITATIONS_PER_GAME people invited to a game, INVITE_RATE new invitations per inviter,
+and INVITE_AGAIN_RATE of one person by one inviter.
 """
 
 from __future__ import annotations
@@ -12,11 +18,13 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import selectors as accounts_selectors
+from bloqueio_site import limits
 from bloqueio_site.jsontext import iso
-from games import round_store, services, signals
+from games import privacy, round_store, services, signals
 from games.errors import (
     AlreadySeated,
     AlreadyStarted,
@@ -26,15 +34,21 @@ from games.errors import (
     GameOver,
     InvitationClosed,
     NotAPlayer,
+    TooManyInvitations,
     UnknownUser,
 )
-from games.models import Game, Invitation, InvitationStatus, Status
+from games.models import Game, Invitation, InvitationStatus, Seat, Status
+
+INVITATIONS_PER_GAME = limits.cap("INVITATIONS_PER_GAME", 10)
+INVITE_RATE = limits.rate("invite", "INVITATION_LIMIT", 20, 3600)
+INVITE_AGAIN_RATE = limits.rate("invite_again", "INVITATION_REPEAT_LIMIT", 3, 3600)
 
 
 def invite_user(*, game_id: int, user: AbstractBaseUser, username: Any) -> tuple[Invitation, bool]:
     """`user`, seated in waiting game `game_id`, invites `username`. Returns the
     invitation and whether it is new; inviting a user again while the invitation is
-    pending changes nothing and sends nothing."""
+    pending changes nothing, sends nothing and counts against no limit. A new one (or
+    one taken back, asked again) is held to the game's cap and the inviter's rates."""
     invited = accounts_selectors.active_user(username) if isinstance(username, str) else None
     if invited is None:
         raise UnknownUser(_("No user named %(name)s.") % {"name": repr(username)})
@@ -48,11 +62,10 @@ def invite_user(*, game_id: int, user: AbstractBaseUser, username: Any) -> tuple
         # here, so a full or started game is never sent an invitation.
         found = round_store.lock_row(game_id)
         if found is None:
-            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+            raise privacy.not_found(game_id)
         game, seats = found
         if not any(s.user_id == user.pk for s in seats):
-            if game.private:  # the table's secret: not even its existence
-                raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+            privacy.hide_from_strangers(game, user, seats=seats)
             raise NotAPlayer(_("Only a seated player can invite."))
         if game.status in (Status.FINISHED, Status.ABORTED):
             raise GameOver(_("The game is %(status)s.") % {"status": game.status})
@@ -63,16 +76,36 @@ def invite_user(*, game_id: int, user: AbstractBaseUser, username: Any) -> tuple
                                 % {"name": invited.username})
         if len(seats) >= game.seat_count:
             raise GameFull(_("Every seat is taken."))
-        invitation, created = Invitation.objects.get_or_create(
-            game=game, invited=invited, defaults={"invited_by": user})
-        if not created and invitation.status == InvitationStatus.DECLINED:
+        invitation = Invitation.objects.filter(game=game, invited=invited).first()
+        if invitation is not None and invitation.status == InvitationStatus.DECLINED:
             raise CannotInvite(_("%(name)s declined this game's invitation.")
                                % {"name": invited.username}, code="invitation_declined")
-        if created:
-            invitation.game, invitation.invited, invitation.invited_by = game, invited, user
-            transaction.on_commit(partial(signals.invited.send, sender=Invitation,
-                                          invitation=invitation))
-    return invitation, created
+        if invitation is not None and invitation.status != InvitationStatus.REVOKED:
+            return invitation, False  # pending (or answered by a join): nothing is sent
+        _check_limits(game, user, invited, again=invitation is not None)
+        if invitation is None:
+            invitation = Invitation.objects.create(game=game, invited=invited, invited_by=user)
+        else:  # taken back before: asked again, as new
+            invitation.status, invitation.invited_by = InvitationStatus.PENDING, user
+            invitation.created_at = timezone.now()
+            invitation.save(update_fields=["status", "invited_by", "created_at"])
+        invitation.game, invitation.invited, invitation.invited_by = game, invited, user
+        transaction.on_commit(partial(signals.invited.send, sender=Invitation,
+                                      invitation=invitation))
+    return invitation, True
+
+
+def _check_limits(game: Game, user: AbstractBaseUser, invited: Any, *, again: bool) -> None:
+    """Refuse an invitation past the game's cap (a row taken back counts: asking again
+    reuses it) or past the inviter's rates (counted only for an invitation sent)."""
+    if not again and Invitation.objects.filter(game=game).count() >= INVITATIONS_PER_GAME:
+        raise TooManyInvitations(
+            _("At most %(cap)s people can be invited to one game.")
+            % {"cap": INVITATIONS_PER_GAME})
+    limits.check(INVITE_RATE, str(user.pk), _("Too many invitations from your account"))
+    limits.check(INVITE_AGAIN_RATE, f"{user.pk}:{invited.pk}",
+                 _("Too many invitations of %(name)s from your account")
+                 % {"name": invited.username})
 
 
 def _pending(invitation_id: int, user: AbstractBaseUser) -> Invitation:
@@ -103,6 +136,52 @@ def decline(*, invitation_id: int, user: AbstractBaseUser) -> Invitation:
         invitation.status = InvitationStatus.DECLINED
         invitation.save(update_fields=["status"])
     return invitation
+
+
+def revoke(*, invitation_id: int, user: AbstractBaseUser) -> Invitation:
+    """Take back a pending invitation: its inviter, or a player seated in its game, may.
+    The invited user is no longer asked, no longer sees a private game by it, and is
+    not e-mailed about it; anyone else is told there is no such invitation."""
+    with transaction.atomic():
+        # Locked: an acceptance and a revocation at once, the second is invitation_closed.
+        invitation = (Invitation.objects.select_for_update()
+                      .select_related("game", "invited", "invited_by")
+                      .filter(pk=invitation_id).first())
+        if invitation is None or not (
+                invitation.invited_by_id == user.pk
+                or Seat.objects.filter(game_id=invitation.game_id, user_id=user.pk,
+                                       bot=False).exists()):
+            raise GameNotFound(_("No invitation %(id)s.") % {"id": invitation_id})
+        if invitation.status != InvitationStatus.PENDING:
+            raise InvitationClosed(_("This invitation was %(status)s already.")
+                                   % {"status": invitation.get_status_display()})
+        invitation.status = InvitationStatus.REVOKED
+        invitation.save(update_fields=["status"])
+        transaction.on_commit(partial(signals.invitation_revoked.send, sender=Invitation,
+                                      invitation=invitation))
+    return invitation
+
+
+def of_game(*, game_id: int, user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """The game's invitations by name, newest first, for its seated players (whom the
+    page shows them to, with a way to take a pending one back)."""
+    found = Game.objects.filter(pk=game_id).first()
+    if found is None:
+        raise privacy.not_found(game_id)
+    seats = list(Seat.objects.filter(game=found))
+    if not any(s.user_id == user.pk and not s.bot for s in seats):
+        privacy.hide_from_strangers(found, user, seats=seats)
+        raise NotAPlayer(_("Only a seated player sees the game's invitations."))
+    rows = (Invitation.objects.filter(game=found).select_related("game", "invited", "invited_by")
+            .order_by("-created_at", "-id"))
+    return [invitation_json(i) for i in rows[:INVITATIONS_PER_GAME]]
+
+
+def still_valid(invitation_id: Any) -> bool:
+    """Whether an invitation still asks anything: pending, to a game still waiting for
+    players. Its notice and e-mail are for such an invitation only."""
+    return isinstance(invitation_id, int) and Invitation.objects.filter(
+        pk=invitation_id, status=InvitationStatus.PENDING, game__status=Status.WAITING).exists()
 
 
 def invitation_json(invitation: Invitation) -> dict[str, Any]:

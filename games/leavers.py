@@ -28,13 +28,12 @@ from django.utils.translation import gettext as _
 
 from bloqueio_site.errors import Unavailable
 from bloqueio_site.jsontext import iso
-from games import round_store, state_cache
+from games import privacy, round_store, state_cache
 from games.announce import announce_on_commit
 from games.bot_accounts import bot_account
 from games.errors import (
     AlreadyLeft,
     GameError,
-    GameNotFound,
     HumansOnly,
     InvalidRequest,
     NotAPlayer,
@@ -145,8 +144,9 @@ def hand_to_bot(*, game_id: int, seat: int, user: AbstractBaseUser,
     with transaction.atomic():
         found = round_store.lock_row(game_id)
         if found is None:
-            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+            raise privacy.not_found(game_id)
         game, seats = found
+        privacy.hide_from_strangers(game, user, seats=seats)
         if not 0 <= seat < game.seat_count:
             raise InvalidRequest(_("This game has seats 0 to %(last)s.")
                                  % {"last": game.seat_count - 1})

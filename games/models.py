@@ -167,6 +167,8 @@ class InvitationStatus(models.TextChoices):
     PENDING = "pending", pgettext_lazy("invitation status", "pending")
     ACCEPTED = "accepted", pgettext_lazy("invitation status", "accepted")
     DECLINED = "declined", pgettext_lazy("invitation status", "declined")
+    # Taken back by the table before an answer (games.invitations.revoke).
+    REVOKED = "revoked", pgettext_lazy("invitation status", "revoked")
 
 
 class Invitation(models.Model):

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import round_store
+from games import privacy, round_store
 from games.errors import GameError, GameOver, InvalidRequest, NotAPlayer, NotStarted, StalePly
 from games.models import Game, Seat, Status
 from games.ranked.heartbeat import last_beat
@@ -40,14 +40,15 @@ class Submitted:
     payload: dict[str, Any]
 
 
-SeatFor = Callable[[list[Seat]], int | None]
+# Picks the acting seat from the game's row and seats (or refuses).
+SeatFor = Callable[[Game, list[Seat]], int | None]
 
 
 def _write(game_id: int, seat_for: SeatFor, action: Action, now: datetime, *,
            ply: int | None = None, skip_locked: bool = False
            ) -> tuple[round_store.Written | None, Progress | None]:
     """Load, play, commit; returns what was written (None if nothing changed) and the
-    progress. `seat_for` picks the acting seat from the game's seats (or refuses).
+    progress. `seat_for` picks the acting seat from the game and its seats (or refuses).
     With `skip_locked` a game another transaction holds is left alone: (None, None)."""
     for locked in (False, True):
         with transaction.atomic() if locked else nullcontext():
@@ -56,7 +57,7 @@ def _write(game_id: int, seat_for: SeatFor, action: Action, now: datetime, *,
             if loaded is None:
                 return None, None
             try:
-                seat = seat_for(loaded.seats)
+                seat = seat_for(loaded.game, loaded.seats)
                 beat = last_beat() if loaded.round.overdue(now) else None
                 progress = play(loaded.round, seat, action, now, last_beat=beat)
             except (Refusal, GameError) as refusal:
@@ -75,18 +76,20 @@ def _write(game_id: int, seat_for: SeatFor, action: Action, now: datetime, *,
 
 
 def _own_seat(user: AbstractBaseUser, seat: int | None = None) -> SeatFor:
-    """The caller's seat (`seat`: which of them, for a bot account holding several)."""
+    """The caller's seat (`seat`: which of them, for a bot account holding several); to
+    a stranger, a private game is not there (games/privacy.py)."""
 
-    def find(seats: list[Seat]) -> int:
+    def find(game: Game, seats: list[Seat]) -> int:
         for held in seats:
             if held.user_id == user.pk and (seat is None or held.seat == seat):
                 return held.seat
+        privacy.hide_from_strangers(game, user, seats=seats)
         raise NotAPlayer(_("You have no seat in this game."))
 
     return find
 
 
-def _no_seat(seats: list[Seat]) -> None:
+def _no_seat(game: Game, seats: list[Seat]) -> None:
     return None
 
 
@@ -121,7 +124,7 @@ def resign(*, game_id: int, user: AbstractBaseUser) -> Game:
 def remove_seat(*, game_id: int, seat: int, why: str = "removed") -> Game:
     """A moderator (or the clock, with why="timeout") takes a seat out of the game."""
 
-    def that_seat(seats: list[Seat]) -> int:
+    def that_seat(game: Game, seats: list[Seat]) -> int:
         if not any(s.seat == seat for s in seats):
             raise InvalidRequest(_("Seat %(seat)s is not taken in this game.") % {"seat": seat})
         return seat

@@ -64,11 +64,10 @@ def rematch_json(game: Game, seats: list[Seat] | None = None) -> dict[str, Any] 
 def _locked(game_id: int, user: AbstractBaseUser) -> tuple[Game, list[Seat]]:
     found = round_store.lock_row(game_id)
     if found is None:
-        raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+        raise privacy.not_found(game_id)
     game, seats = found
     if not any(s.user_id == user.pk and not s.bot for s in seats):
-        if game.private:
-            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+        privacy.hide_from_strangers(game, user, seats=seats)
         raise NotAPlayer(_("Only the game's players can ask for a rematch."))
     if game.status != Status.FINISHED:
         raise NotFinished(_("A rematch is offered once the game is finished."))

@@ -29,7 +29,6 @@ from games.errors import (
     AlreadySeated,
     AlreadyStarted,
     GameFull,
-    GameNotFound,
     GameOver,
     HumansOnly,
     InRankedGame,
@@ -41,7 +40,6 @@ from games.errors import (
 )
 from games.models import (
     Game,
-    Invitation,
     LiveRankedSeat,
     QueueEntry,
     Seat,
@@ -240,15 +238,18 @@ def _take_seat(
     return _seated(game, seats_of(game), "joined")
 
 
-def _lock(game_id: int) -> tuple[Game, list[Seat]]:
+def _lock(game_id: int, user: AbstractBaseUser) -> tuple[Game, list[Seat]]:
+    """The game's row, locked, with its seats, for a write by `user`: not found when
+    there is none, or when it is private and `user` may not see it."""
     found = round_store.lock_row(game_id)
     if found is None:
-        raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+        raise privacy.not_found(game_id)
+    privacy.hide_from_strangers(found[0], user, seats=found[1])
     return found
 
 
-def _lock_waiting(game_id: int) -> tuple[Game, list[Seat]]:
-    return _check_waiting(*_lock(game_id))
+def _lock_waiting(game_id: int, user: AbstractBaseUser) -> tuple[Game, list[Seat]]:
+    return _check_waiting(*_lock(game_id, user))
 
 
 def _check_waiting(game: Game, seats: list[Seat]) -> tuple[Game, list[Seat]]:
@@ -301,10 +302,10 @@ def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None,
         found = round_store.lock_row(game_id)
         if found is not None and found[0].private and not (
                 privacy.holds_token(found[0], [invite or ""])
-                or Invitation.objects.filter(game_id=game_id, invited_id=user.pk).exists()):
+                or privacy.invited(game_id, user.pk)):
             found = None
         if found is None:
-            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+            raise privacy.not_found(game_id)
         game, seats = _check_waiting(*found)
         if _seat_of(seats, user) is not None:
             raise AlreadySeated(_("You already have a seat in this game."))
@@ -321,7 +322,7 @@ def add_bot(
     casual game (the lowest free one by default); the game starts when full."""
     bot = _bot(level)
     with transaction.atomic():
-        game, seats = _lock_waiting(game_id)
+        game, seats = _lock_waiting(game_id, user)
         if game.ranked:
             raise HumansOnly(_("Ranked games are between people."))
         if _seat_of(seats, user) is None:
@@ -332,7 +333,7 @@ def add_bot(
 def remove_bot(*, game_id: int, user: AbstractBaseUser, seat: int) -> Game:
     """A seated player takes a bot off its seat before the game starts."""
     with transaction.atomic():
-        game, seats = _lock_waiting(game_id)
+        game, seats = _lock_waiting(game_id, user)
         if _seat_of(seats, user) is None:
             raise NotAPlayer(_("Only a seated player can remove a bot."))
         held = next((s for s in seats if s.seat == seat), None)
@@ -347,7 +348,7 @@ def remove_bot(*, game_id: int, user: AbstractBaseUser, seat: int) -> Game:
 def leave_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     """Give up a seat before the game starts; an empty game is aborted."""
     with transaction.atomic():
-        game, seats = _lock(game_id)
+        game, seats = _lock(game_id, user)
         if game.status != Status.WAITING:
             raise AlreadyStarted(_("The game has started: resign instead."))
         seat = _seat_of(seats, user)

@@ -6,3 +6,7 @@ from django.dispatch import Signal
 # with `invitation` (games.models.Invitation, its game, invited user and inviter loaded).
 # The notifications app listens: it makes the notification and the e-mail.
 invited = Signal()
+
+# Sent after the commit that took an invitation back (games.invitations.revoke), with
+# `invitation`: the notifications app settles its notice and the e-mail not yet sent.
+invitation_revoked = Signal()

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import (
     Http404,
     HttpRequest,
@@ -27,16 +28,27 @@ from django.utils.dateparse import parse_datetime
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bloqueio_site import limits, strict_json
 from bloqueio_site.errors import ServiceError
-from games import bots, engine, leavers, my_games, privacy, rematch, selectors, services, texts
+from games import (
+    bots,
+    engine,
+    invitations,
+    leavers,
+    my_games,
+    privacy,
+    rematch,
+    selectors,
+    services,
+    texts,
+)
 from games.boards import board_css, page_seat_styles
 from games.drawings import render_svg, rules_figures
 from games.engine.notation import format_cell
 from games.live import presence
-from games.models import Game, Seat, Status
+from games.models import Game, InvitationStatus, Seat, Status
 from games.round import TURN_BASED_DAYS, first_move_seconds, turn_based
 
 # The lobby's time controls: key -> (label, initial seconds, increment seconds); "" =
@@ -250,34 +262,51 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("home")
 
 
-@require_GET
+@require_http_methods(["GET", "HEAD", "POST"])
 def invite(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
     """The invitation link: it lets its holder watch the game (the token is kept in the
-    session) and seats a signed-in holder while a seat is free; a signed-out one is
-    asked to log in or sign up and comes back here."""
-    game = Game.objects.filter(pk=game_id).first()
+    session) and shows it with a "Take a seat" button while a seat is free; only that
+    button's POST (CSRF-checked) seats anyone, so a GET, from this site or another,
+    never does. A signed-out holder is asked to log in or sign up and comes back here."""
+    game = selectors.get_game(game_id)
     if game is None or not privacy.holds_token(game, [token]):
         raise Http404(f"No game {game_id}.")
     privacy.remember_token(request, game)
-    if not request.user.is_authenticated:
-        return render(request, "games/invite.html", {"game": game, "next": request.path,
-                                                     "label": texts.kind_title(game.kind)})
-    if game.status == Status.WAITING and not Seat.objects.filter(
-            game=game, user=request.user).exists():
-        try:
-            joined = services.join_game(game_id=game_id, user=request.user, invite=token,
-                                        address=limits.address_of(request))
-        except ServiceError as exc:
-            messages.info(request, exc.detail)
-        else:
-            messages.success(request, _("You took a seat: the game has started. Good luck!")
-                             if joined.status == Status.ACTIVE
-                             else _("You took a seat. The game starts when every seat is "
-                                    "taken."))
-    elif game.status != Status.WAITING:
+    if request.method == "POST":
+        return _take_seat(request, game, token)
+    seated = (request.user.is_authenticated
+              and selectors.seat_of(game, request.user.pk) is not None)
+    if seated:
+        return redirect("game", game_id=game_id)
+    if game.status != Status.WAITING:
         messages.info(request, _("This game is no longer waiting for players: you are "
                                  "watching it."))
-    return redirect("game", game_id=game_id)
+        return redirect("game", game_id=game_id)
+    seats = {s.seat: s for s in game.seats.all()}
+    return render(request, "games/invite.html", {
+        "game": game, "next": request.path, "label": texts.kind_title(game.kind),
+        "per_move": _per_move(game.time_control),
+        "seats": [{"name": texts.seat_name(game.kind, i),
+                   "player": (seats[i].user.username if i in seats else None)}
+                  for i in range(game.seat_count)],
+    })
+
+
+def _take_seat(request: HttpRequest, game: Game, token: str) -> HttpResponse:
+    """The invitation page's "Take a seat": the join of the API, with the link's token."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.path)
+    try:
+        joined = services.join_game(game_id=game.pk, user=request.user, invite=token,
+                                    address=limits.address_of(request))
+    except ServiceError as exc:
+        messages.info(request, exc.detail)
+    else:
+        messages.success(request, _("You took a seat: the game has started. Good luck!")
+                         if joined.status == Status.ACTIVE
+                         else _("You took a seat. The game starts when every seat is "
+                                "taken."))
+    return redirect("game", game_id=game.pk)
 
 
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -298,6 +327,10 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "invite_url": (request.build_absolute_uri(privacy.invite_path(game))
                        if privacy.sees_invite(game, request.user) else None),
         "rematch": rematch.rematch_json(game),
+        # The pending invitations by name, each with "Take back" (table.js), for the table.
+        "invitations": ([i for i in invitations.of_game(game_id=game.pk, user=request.user)
+                         if i["status"] == InvitationStatus.PENDING]
+                        if seat is not None and game.status == Status.WAITING else []),
     }
     can_join = (game.status == Status.WAITING and user_id is not None and seat is None)
     return render(request, "games/game.html", {

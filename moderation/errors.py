@@ -25,6 +25,14 @@ class StaffProtected(ServiceError):
     status = 403
 
 
+class OwnGame(ServiceError):
+    """A moderator (a superuser too) acted on a game they sit or sat in, or banned
+    someone they are playing against: the action would decide their own result."""
+
+    code = "own_game"
+    status = 403
+
+
 class InvalidReport(ServiceError):
     code = "invalid"
     status = 400

@@ -23,15 +23,17 @@ from django.utils.translation import pgettext_lazy
 from accounts import services as accounts
 from accounts.models import User
 from bloqueio_site.errors import ServiceError
+from games import privacy
 from games import services as games
 from games.errors import GameNotFound
-from games.models import Game, Seat
+from games.models import Game, Seat, Status
 from games.ranked import ratings
 from moderation.errors import (
     AlreadyReported,
     CannotReportSelf,
     InvalidReport,
     NotAModerator,
+    OwnGame,
     RateLimited,
     ReasonRequired,
     ReportClosed,
@@ -149,14 +151,28 @@ def guard(*, actor: AbstractBaseUser, action: str, target: models.Model, reason:
         raise
 
 
+def check_not_playing(*, actor: AbstractBaseUser, game_id: int) -> None:
+    """Raise OwnGame when `actor` sits in game `game_id`, or sat there before a bot took
+    the seat over: a removal, an abort or an annulment there would decide their own
+    result, so nobody moderates a game they play, superusers included."""
+    if Seat.objects.filter(game_id=game_id).filter(
+            models.Q(user_id=actor.pk, bot=False) | models.Q(replaced_id=actor.pk)).exists():
+        raise OwnGame(_("You play in game %(id)s: another moderator must act on it.")
+                      % {"id": game_id})
+
+
 def _moderate(*, actor: AbstractBaseUser, action: str, target: models.Model, reason: str,
-              run: Callable[[], T], users: Callable[[], Iterable[User | None]]) -> T:
+              run: Callable[[], T], users: Callable[[], Iterable[User | None]],
+              game_id: int | None = None) -> T:
     """Check, run the service and log it in one transaction; log a refusal, re-raise it.
-    `users` names the people the action lands on (check_can_moderate)."""
+    `users` names the people the action lands on (check_can_moderate); `game_id` the
+    game it lands on, if any (check_not_playing)."""
     reason = _require_reason(reason)
     _require_permission(actor, action)
     try:
         with transaction.atomic():
+            if game_id is not None:
+                check_not_playing(actor=actor, game_id=game_id)
             check_can_moderate(actor=actor, users=users())
             result = run()
             record(actor=actor, action=action, target=target, reason=reason)
@@ -177,46 +193,71 @@ def _game(game_id: int) -> Game:
 
 
 def _players(game_id: int) -> list[User]:
-    """The people seated in a game (bots are nobody's account to protect)."""
-    return list(User.objects.filter(seats__game_id=game_id, seats__bot=False))
+    """The people of a game: seated, or replaced by a bot that took their seat over (bots
+    are nobody's account to protect). An action on the game lands on each of them: the
+    removal of one seat decides the others' result too."""
+    seats = Seat.objects.filter(game_id=game_id)
+    ids = {*seats.filter(bot=False).values_list("user_id", flat=True),
+           *seats.exclude(replaced=None).values_list("replaced_id", flat=True)}
+    return list(User.objects.filter(pk__in=ids))
 
 
 def moderate_abort(*, actor: AbstractBaseUser, game_id: int, reason: str) -> Game:
     """Abort a waiting or active game: no result (games.services.abort_game)."""
     return _moderate(actor=actor, action=Action.ABORT_GAME, target=_game(game_id),
                      reason=reason, run=lambda: games.abort_game(game_id=game_id),
-                     users=lambda: _players(game_id))
+                     users=lambda: _players(game_id), game_id=game_id)
 
 
 def moderate_annul(*, actor: AbstractBaseUser, game_id: int, reason: str) -> Game:
     """Annul a finished ranked game: its rating changes are reverted (ratings.annul_game)."""
     return _moderate(actor=actor, action=Action.ANNUL_GAME, target=_game(game_id),
                      reason=reason, run=lambda: ratings.annul_game(game_id=game_id),
-                     users=lambda: _players(game_id))
+                     users=lambda: _players(game_id), game_id=game_id)
 
 
 def moderate_remove_seat(*, actor: AbstractBaseUser, game_id: int, seat: int,
                          reason: str) -> Game:
-    """Take one seat out of a live game (a `removed` event; games.services.remove_seat)."""
+    """Take one seat out of a live game (a `removed` event; games.services.remove_seat).
+    It lands on every player of the game, whose result it decides, not only on the
+    seat's: a game where staff sit is a superuser's to act on."""
     game = _game(game_id)
     target: models.Model = (Seat.objects.select_related("user").filter(game=game, seat=seat)
                             .first() or game)
     return _moderate(actor=actor, action=Action.REMOVE_SEAT, target=target, reason=reason,
                      run=lambda: games.remove_seat(game_id=game_id, seat=seat),
-                     users=lambda: [getattr(target, "user", None)])
+                     users=lambda: _players(game_id), game_id=game_id)
 
 
 def check_can_ban(*, actor: AbstractBaseUser, user: User) -> None:
     """Raise BanRefused for a ban the services refuse (a superuser, yourself) and for a
-    staff account banned by someone who is not a superuser (moderators stay off staff)."""
+    staff account banned by someone who is not a superuser (moderators stay off staff);
+    OwnGame for someone the actor is playing against (check_not_opponent)."""
     accounts.check_can_ban(user=user, by=actor)  # type: ignore[arg-type]
     if user.is_staff and not actor.is_superuser:  # type: ignore[attr-defined]
         raise accounts.BanRefused(_("%(name)s is staff: only a superuser can ban a staff "
                                     "account.") % {"name": user.username})
+    check_not_opponent(actor=actor, user=user)
+
+
+def check_not_opponent(*, actor: AbstractBaseUser, user: User) -> None:
+    """A ban removes `user` from their running games (games.bans), deciding the others'
+    results there: refused (OwnGame) when `actor` plays one of them, and (StaffProtected)
+    when staff play one and `actor` is not a superuser, as a seat's removal is."""
+    games_of_user = Seat.objects.filter(user_id=user.pk, bot=False,
+                                        game__status=Status.ACTIVE).values("game_id")
+    others = (Seat.objects.filter(game_id__in=games_of_user, bot=False)
+              .exclude(user_id=user.pk).select_related("user").order_by("game_id"))
+    for seat in others:
+        if seat.user_id == actor.pk:
+            raise OwnGame(_("%(name)s plays game %(id)s with you: another moderator must "
+                            "ban them.") % {"name": user.username, "id": seat.game_id})
+    check_can_moderate(actor=actor, users=[seat.user for seat in others])
 
 
 def moderate_ban(*, actor: AbstractBaseUser, user: User, reason: str) -> accounts.BanReport:
-    """Ban `user` (accounts.services.ban_user). Only a superuser bans a staff account."""
+    """Ban `user` (accounts.services.ban_user). Only a superuser bans a staff account;
+    nobody bans someone they are playing against (check_can_ban)."""
 
     def ban() -> accounts.BanReport:
         check_can_ban(actor=actor, user=user)
@@ -248,7 +289,7 @@ def report_target(target_type: str, target_id: int) -> models.Model | None:
             message_model = apps.get_model("chat", "ChatMessage")
         except LookupError:
             return None
-        return message_model.objects.select_related("author").filter(pk=target_id).first()
+        return message_model.objects.select_related("author", "game").filter(pk=target_id).first()
     return None
 
 
@@ -268,7 +309,7 @@ def file_report(*, reporter: AbstractBaseUser, target_type: str, target_id: int,
     if not isinstance(target_id, int) or not 0 < target_id < 2**63:
         raise _no_target(target_type, target_id)
     target = report_target(target_type, target_id)
-    if target is None:
+    if target is None or not _may_see(reporter, target):
         raise _no_target(target_type, target_id)
     author_id = target.pk if target_type == TargetType.USER else getattr(target, "author_id", None)
     if author_id == reporter.pk:
@@ -292,6 +333,13 @@ def file_report(*, reporter: AbstractBaseUser, target_type: str, target_id: int,
                     category=category, reason=reason)
         except IntegrityError:  # the partial unique index; the lock makes this unlikely
             raise AlreadyReported(_("You have an open report about this already.")) from None
+
+
+def _may_see(reporter: AbstractBaseUser, target: models.Model) -> bool:
+    """Whether the reporter may see the game reported, or the game of the message
+    reported: to anyone else a private game's (games/privacy.py) is not there."""
+    game = target if isinstance(target, Game) else getattr(target, "game", None)
+    return game is None or privacy.may_view(game, reporter)
 
 
 def _no_target(target_type: str, target_id: object) -> TargetNotFound:
@@ -338,8 +386,9 @@ def _handle(moderator: AbstractBaseUser, report_id: int, note: str, status: str,
                data={"outcome": status, "report": locked.pk})
         return locked
 
+    game_id = report.target_id if report.target_type == TargetType.GAME else None
     return _moderate(actor=moderator, action=action, target=report, reason=note, run=close,
-                     users=lambda: _reported_people(report))
+                     users=lambda: _reported_people(report), game_id=game_id)
 
 
 def _reported_people(report: Report) -> list[User | None]:

@@ -20,4 +20,6 @@ class NotificationsConfig(AppConfig):
 
         broadcast.subscribe(listeners.on_committed)
         signals.invited.connect(listeners.on_invited, dispatch_uid="notifications.invited")
+        signals.invitation_revoked.connect(listeners.on_invitation_revoked,
+                                           dispatch_uid="notifications.invitation_revoked")
         worker.register("notification_emails", interval=5)(mail.send_pending)

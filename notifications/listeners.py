@@ -13,11 +13,12 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.models import User
+from games import invitations
 from games.live.broadcast import Committed
 from games.models import Invitation
 from games.round import turn_based
 from notifications import services
-from notifications.models import Kind, Notification
+from notifications.models import Kind, Mail, Notification
 
 
 def on_committed(change: Committed) -> None:
@@ -59,7 +60,20 @@ def _settle_turns(game_id: int, user_ids: list[int]) -> None:
 
 
 def on_invited(sender: Any, *, invitation: Invitation, **kwargs: Any) -> None:
-    """`games.signals.invited`, after the invitation's commit: tell the invited user."""
+    """`games.signals.invited`, after the invitation's commit: tell the invited user,
+    unless it no longer asks anything (taken back, answered, the game started or over)."""
+    if not invitations.still_valid(invitation.pk):
+        return
     services.notify(invitation.invited, Kind.INVITATION, game_id=invitation.game_id,
                     data={"kind": invitation.game.kind, "by": invitation.invited_by.username,
                           "invitation": invitation.pk})
+
+
+def on_invitation_revoked(sender: Any, *, invitation: Invitation, **kwargs: Any) -> None:
+    """`games.signals.invitation_revoked`, after its commit: the invited user's notice of
+    it is settled (read; its e-mail, if not sent yet, is not sent)."""
+    rows = Notification.objects.filter(user_id=invitation.invited_id, kind=Kind.INVITATION,
+                                       data__invitation=invitation.pk)
+    rows.filter(mail=Mail.PENDING).update(mail=Mail.SKIPPED)
+    if rows.filter(read_at__isnull=True).update(read_at=timezone.now()):
+        services.push_unread(invitation.invited_id)

@@ -24,6 +24,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from games import invitations
 from notifications.models import Kind, Mail, Notification, TurnMail
 from notifications.services import email_choice
 from notifications.texts import kind_label, sentence
@@ -86,6 +87,9 @@ def _deliver(note: Notification, now: datetime) -> Mail:
     if note.kind == Kind.YOUR_TURN and (note.read_at is not None
                                         or not _turn_mail_allowed(note, now)):
         return Mail.SKIPPED
+    if note.kind == Kind.INVITATION and not invitations.still_valid(
+            (note.data or {}).get("invitation")):
+        return Mail.SKIPPED  # taken back, answered, or its game started or ended since
     link = settings.SITE_URL + (reverse("game", args=[note.game_id]) if note.game_id
                                 else reverse("notifications"))
     off = unsubscribe_url(user.pk, note.kind)

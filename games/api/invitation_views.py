@@ -24,16 +24,26 @@ JOIN_REFUSALS = OpenApiResponse(
 
 
 class InvitationsView(APIView):
-    """A seated player of a waiting game invites a user by name."""
+    """A seated player of a waiting game invites a user by name, or reads the game's
+    invitations."""
 
     permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="games_invitations", responses={
+        200: io.InvitationOut(many=True), **errors(401, 403, 404)})
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(invitations.of_game(game_id=game_id, user=request.user))
 
     @extend_schema(operation_id="games_invite", request=io.InviteIn, responses={
         201: io.InvitationOut, 200: io.InvitationOut, 400: INVITE_REFUSALS,
         404: OpenApiResponse(ErrorOut, description="`not_found` (no such game) or "
                              "`unknown_user`"),
         409: OpenApiResponse(ErrorOut, description="`already_seated`, `game_full`, "
-                             "`already_started`, `game_over`"), **errors(401, 403)})
+                             "`already_started`, `game_over`, `too_many_invitations` (10 "
+                             "people invited to the game already; `INVITATIONS_PER_GAME`)"),
+        429: OpenApiResponse(ErrorOut, description="`rate_limited`: over 20 invitations an "
+                             "hour from your account, or 3 of one person; see Retry-After"),
+        **errors(401, 403)})
     def post(self, request: Request, game_id: int) -> Response:
         data = validated(io.InviteIn, request.data)
         invitation, created = invitations.invite_user(game_id=game_id, user=request.user,
@@ -72,6 +82,19 @@ class DeclineInvitationView(APIView):
         409: OpenApiResponse(ErrorOut, description="`invitation_closed`"), **errors(401, 404)})
     def post(self, request: Request, invitation_id: int) -> Response:
         invitation = invitations.decline(invitation_id=invitation_id, user=request.user)
+        return Response(invitations.invitation_json(invitation))
+
+
+class RevokeInvitationView(APIView):
+    """Take back a pending invitation: its inviter or a player seated in its game."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="invitation_revoke", request=None, responses={
+        200: io.InvitationOut,
+        409: OpenApiResponse(ErrorOut, description="`invitation_closed`"), **errors(401, 404)})
+    def post(self, request: Request, invitation_id: int) -> Response:
+        invitation = invitations.revoke(invitation_id=invitation_id, user=request.user)
         return Response(invitations.invitation_json(invitation))
 
 

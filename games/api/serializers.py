@@ -312,7 +312,7 @@ class InvitationOut(serializers.Serializer):
     private = serializers.BooleanField()
     invited = serializers.CharField()
     invited_by = serializers.CharField()
-    status = serializers.ChoiceField(choices=["pending", "accepted", "declined"])
+    status = serializers.ChoiceField(choices=["pending", "accepted", "declined", "revoked"])
     created_at = serializers.DateTimeField()
 
 

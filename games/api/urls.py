@@ -48,6 +48,8 @@ urlpatterns = [
          invitation_views.AcceptInvitationView.as_view(), name="api-invitation-accept"),
     path("invitations/<int:invitation_id>/decline/",
          invitation_views.DeclineInvitationView.as_view(), name="api-invitation-decline"),
+    path("invitations/<int:invitation_id>/revoke/",
+         invitation_views.RevokeInvitationView.as_view(), name="api-invitation-revoke"),
     path("users/<str:username>/", profile_views.ProfileView.as_view(), name="api-profile"),
     path("matchmaking/", ranked_views.MatchmakingView.as_view(), name="api-matchmaking"),
     path("leaderboard/<str:kind>/", ranked_views.LeaderboardView.as_view(),

@@ -29,7 +29,7 @@ from accounts.models import User
 from bloqueio_site.errors import ServiceError
 from moderation import services as moderation
 from moderation.admin.reason import with_reason
-from moderation.errors import StaffProtected
+from moderation.errors import OwnGame, StaffProtected
 from moderation.models import REASON_MAX
 
 MODERATION_FIELDSET = (gettext_lazy("Moderation"), {
@@ -111,7 +111,7 @@ class BloqueioUserAdmin(UserAdmin):
                 if cleaned["is_active"] is False:
                     try:
                         moderation.check_can_ban(actor=moderator, user=self.instance)
-                    except services.BanRefused as exc:
+                    except (services.BanRefused, OwnGame, StaffProtected) as exc:
                         raise ValidationError({"is_active": exc.detail}) from None
                 else:  # an unban: staff are a superuser's to unban (moderation.services)
                     try:

@@ -1,5 +1,5 @@
-// The game page's table business: the invitation link (copy it), an invitation by name,
-// and after a finished game the rematch offer (docs/api.md, "Invitations and rematches").
+// The game page's table business: the invitation link (copy it), an invitation by name
+// (and taking one back), and after a finished game the rematch offer (docs/api.md, "Invitations and rematches").
 // game.js calls update(game, mySeat) whenever the game changes; the rematch's answers
 // arrive live on the player's own socket (/ws/me/, `notify` frames rematch_*).
 
@@ -9,7 +9,48 @@ import { LiveSocket } from "./socket.js";
 
 const $ = (id) => document.getElementById(id);
 
-function setupInvite(gameId) {
+// The pending invitations by name, each with "Take back" (POST /api/invitations/{id}/revoke/).
+function invitationList(pending) {
+  const list = $("invitations");
+  const shown = new Map();
+  function item(invitation) {
+    const li = document.createElement("li");
+    li.dataset.invitation = String(invitation.id);
+    li.append(interpolate(gettext("%(name)s is invited."), { name: invitation.invited }), " ");
+    const back = document.createElement("button");
+    back.type = "button";
+    back.className = "btn secondary small take-back";
+    back.textContent = gettext("Take back");
+    back.addEventListener("click", async () => {
+      back.disabled = true;
+      const res = await post(`/api/invitations/${invitation.id}/revoke/`);
+      const status = $("invite-status");
+      if (res.ok || (res.data && res.data.code === "invitation_closed")) {
+        li.remove();
+        shown.delete(invitation.id);
+      } else {
+        back.disabled = false;
+      }
+      status.className = res.ok ? "small" : "small error";
+      status.textContent = res.ok
+        ? interpolate(gettext("The invitation of %(name)s is taken back."), { name: invitation.invited })
+        : (res.data && res.data.detail) || gettext("The invitation could not be taken back.");
+    });
+    li.append(back);
+    return li;
+  }
+  function add(invitation) {
+    if (!list || invitation.status !== "pending" || shown.has(invitation.id)) return;
+    const li = item(invitation);
+    shown.set(invitation.id, li);
+    list.append(li);
+  }
+  (pending || []).forEach(add);
+  return { add };
+}
+
+function setupInvite(gameId, pending) {
+  const invited = invitationList(pending);
   const copy = $("copy-invite");
   if (copy) {
     copy.addEventListener("click", async () => {
@@ -33,6 +74,7 @@ function setupInvite(gameId) {
       input.value = "";
       status.className = "small";
       status.textContent = interpolate(gettext("%(name)s is invited."), { name: res.data.invited });
+      invited.add(res.data);
     } else {
       status.className = "small error";
       status.textContent = (res.data && res.data.detail) || gettext("The invitation failed.");
@@ -59,7 +101,7 @@ export function createTable(data) {
   let state = data.rematch || null;
   let socket = null;
   let shown = false;
-  setupInvite(gameId);
+  setupInvite(gameId, data.invitations);
 
   function render() {
     const box = $("rematch");

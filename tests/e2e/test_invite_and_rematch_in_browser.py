@@ -1,10 +1,12 @@
 """An invitation link fills a private two-seat game, and a rematch is accepted, in real
 chromium pages (docs/api.md, "Invitations and rematches").
 
-Alice creates a private game from the lobby form and copies its invitation link; Bob,
-signed out, opens it, logs in from the invitation page and comes back seated: the game
-starts. Bob resigns; Alice asks for a rematch, Bob sees the offer arrive live and
-accepts, and both pages go to the new game, seats rotated.
+Alice creates a private game from the lobby form, invites Carol by name and takes it
+back, and copies its invitation link; Bob, signed out, opens it, logs in from the
+invitation page, comes back to it and takes a seat with its button (opening the link
+seats nobody): the game starts. Bob resigns; Alice asks
+for a rematch, Bob sees the offer arrive live and accepts, and both pages go to the new
+game, seats rotated.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from games.models import Game, Seat
+from games.models import Game, Invitation, Seat
 from tests.conftest import PASSWORD
 from tests.e2e.conftest import live_game, run_in_browser, shot
 from tests.e2e.conftest import live_user as user
@@ -32,7 +34,7 @@ def log_in_here(page: Any, username: str) -> None:
 
 
 def test_an_invitation_link_fills_a_private_game_and_a_rematch_is_accepted(server):
-    user("alice"), user("bob")
+    user("alice"), user("bob"), user("carol")
     found: dict[str, Any] = {}
     run_in_browser(server, lambda new_page: scenario(new_page, found))
     old = Game.objects.get(pk=found["old"])
@@ -42,6 +44,7 @@ def test_an_invitation_link_fills_a_private_game_and_a_rematch_is_accepted(serve
         {0: "alice", 1: "bob"}
     assert dict(Seat.objects.filter(game=new).values_list("seat", "user__username")) == \
         {0: "bob", 1: "alice"}
+    assert Invitation.objects.get(game=old).status == "revoked"  # carol's, taken back
 
 
 def scenario(new_page: Any, found: dict[str, Any]) -> None:
@@ -59,6 +62,14 @@ def scenario(new_page: Any, found: dict[str, Any]) -> None:
     link = alice.input_value("#share-link")
     assert re.search(rf"/games/{game_id}/invite/[A-Za-z0-9_-]{{20,}}/$", link), link
     assert alice.is_visible("#copy-invite")
+    # An invitation by name, taken back with its button.
+    alice.fill("#invite-name", "carol")
+    alice.click("#invite-form button[type=submit]")
+    alice.wait_for_selector("#invitations li .take-back")
+    assert "carol" in alice.inner_text("#invitations")
+    alice.click("#invitations li .take-back")
+    alice.wait_for_selector("#invitations li", state="detached")
+    assert "carol" in alice.inner_text("#invite-status")
     # The lobby does not list it.
     lobby = new_page()
     lobby.goto("/")
@@ -70,6 +81,11 @@ def scenario(new_page: Any, found: dict[str, Any]) -> None:
     bob.goto(link)
     bob.click("#invite-login")
     log_in_here(bob, "bob")
+    # Back on the link: it shows the game and seats nobody until "Take a seat" posts.
+    bob.wait_for_url(link)
+    bob.wait_for_selector("#take-seat")
+    assert "alice" in bob.inner_text("#invite-seats")
+    bob.click("#take-seat")
     bob.wait_for_url(re.compile(rf"/games/{game_id}/$"))
     live_game(bob)  # resigning goes over the socket
     bob.wait_for_selector('#board svg[data-status="active"]')

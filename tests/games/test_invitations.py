@@ -184,3 +184,68 @@ def test_the_admin_lists_invitations_and_rematches_read_only(alice, bob):
     for url in ("/admin/games/invitation/", "/admin/games/rematch/"):
         assert browser.get(url).status_code == 200, url
     assert browser.get("/admin/games/invitation/add/").status_code == 403
+
+
+# -- taking an invitation back (issue #44, item 6) ----------------------------------------
+
+
+def test_the_inviter_takes_an_invitation_back(alice, bob, carol):
+    game_id = _game(alice, private=True)
+    invitation = _invite(alice, game_id, "bob").json()
+    assert client_for(bob).get(f"/api/games/{game_id}/").status_code == 200
+    stranger = client_for(carol).post(f"/api/invitations/{invitation['id']}/revoke/")
+    assert stranger.status_code == 404 and stranger.json()["code"] == "not_found"
+    invited = client_for(bob).post(f"/api/invitations/{invitation['id']}/revoke/")
+    assert invited.status_code == 404  # the invited user declines instead
+    revoked = client_for(alice).post(f"/api/invitations/{invitation['id']}/revoke/")
+    assert revoked.status_code == 200 and revoked.json()["status"] == "revoked"
+    assert Invitation.objects.get().status == "revoked"
+    # Bob is no longer asked, and no longer sees the private game by it.
+    assert client_for(bob).get("/api/me/invitations/").json() == []
+    assert client_for(bob).get(f"/api/games/{game_id}/").status_code == 404
+    joined = client_for(bob).post(f"/api/games/{game_id}/join/", {}, format="json")
+    assert joined.status_code == 404
+    accepted = client_for(bob).post(f"/api/invitations/{invitation['id']}/accept/")
+    assert accepted.status_code == 409 and accepted.json()["code"] == "invitation_closed"
+    again = client_for(alice).post(f"/api/invitations/{invitation['id']}/revoke/")
+    assert again.status_code == 409 and again.json()["code"] == "invitation_closed"
+    assert not Seat.objects.filter(game_id=game_id, user=bob).exists()
+
+
+def test_any_seated_player_may_take_one_back_but_not_an_answered_one(alice, bob, carol, dave):
+    game_id = _game(alice, kind="bloqueio")
+    services.join_game(game_id=game_id, user=bob)
+    to_carol = _invite(alice, game_id, "carol").json()
+    to_dave = _invite(alice, game_id, "dave").json()
+    assert client_for(bob).post(f"/api/invitations/{to_carol['id']}/revoke/").status_code == 200
+    client_for(dave).post(f"/api/invitations/{to_dave['id']}/accept/")
+    late = client_for(alice).post(f"/api/invitations/{to_dave['id']}/revoke/")
+    assert late.status_code == 409 and late.json()["code"] == "invitation_closed"
+
+
+def test_the_table_reads_the_games_invitations(alice, bob, carol):
+    game_id = _game(alice, private=True)
+    _invite(alice, game_id, "bob")
+    listed = client_for(alice).get(f"/api/games/{game_id}/invitations/")
+    assert listed.status_code == 200
+    assert [(i["invited"], i["status"]) for i in listed.json()] == [("bob", "pending")]
+    assert client_for(bob).get(f"/api/games/{game_id}/invitations/").json()["code"] \
+        == "not_a_player"  # invited, not seated
+    stranger = client_for(carol).get(f"/api/games/{game_id}/invitations/")
+    assert stranger.status_code == 404
+    public = _game(carol)
+    assert client_for(alice).get(f"/api/games/{public}/invitations/").status_code == 403
+
+
+def test_the_page_gives_the_table_its_pending_invitations(alice, bob):
+    from django.test import Client
+
+    game_id = _game(alice, private=True)
+    invitation = _invite(alice, game_id, "bob").json()
+    browser = Client()
+    browser.force_login(alice)
+    page = browser.get(f"/games/{game_id}/")
+    assert page.context["data"]["invitations"][0]["id"] == invitation["id"]
+    assert 'id="invitations"' in page.content.decode()
+    client_for(alice).post(f"/api/invitations/{invitation['id']}/revoke/")
+    assert browser.get(f"/games/{game_id}/").context["data"]["invitations"] == []

@@ -125,14 +125,41 @@ def _browser(user=None) -> Client:
     return browser
 
 
-def test_the_invite_link_seats_a_signed_in_visitor(alice, bob):
+def test_the_invite_link_shows_the_game_and_its_button_seats_a_signed_in_visitor(alice, bob):
     game = _private(alice)
-    browser = _browser(bob)
-    response = browser.get(f"/games/{game['id']}/invite/{_token(game)}/")
+    path = f"/games/{game['id']}/invite/{_token(game)}/"
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(bob)
+    page = browser.get(path)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="take-seat"' in html and f'action="{path}"' in html
+    assert "csrfmiddlewaretoken" in html and "alice" in html  # the game and its table
+    assert Seat.objects.filter(game_id=game["id"]).count() == 1  # the GET seated nobody
+    response = browser.post(path, {"csrfmiddlewaretoken": page.context["csrf_token"]})
     assert response.status_code == 302 and response["Location"] == f"/games/{game['id']}/"
     assert list(Seat.objects.filter(game_id=game["id"]).values_list("user__username", flat=True)
                 .order_by("seat")) == ["alice", "bob"]
     assert browser.get(f"/games/{game['id']}/").status_code == 200
+    assert browser.get(path)["Location"] == f"/games/{game['id']}/"  # seated: to the game
+
+
+@pytest.mark.parametrize("ranked", [False, True])
+def test_opening_the_link_from_another_site_seats_nobody(alice, bob, ranked):
+    """Issue #44, item 5: a top-level navigation from another site carries the Lax
+    session cookie; before, that GET took a seat (a ranked one too, after which the
+    visitor was refused matchmaking). Only the CSRF-checked POST seats."""
+    game = services.create_game(user=alice, kind="bloqueio2", ranked=ranked)
+    path = f"/games/{game.pk}/invite/{game.invite_token}/"
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(bob)
+    page = browser.get(path, HTTP_REFERER="https://evil.example/",
+                       HTTP_SEC_FETCH_SITE="cross-site")
+    assert page.status_code == 200 and 'id="take-seat"' in page.content.decode()
+    forged = browser.post(path, HTTP_ORIGIN="https://evil.example")
+    assert forged.status_code == 403
+    assert not Seat.objects.filter(game=game, user=bob).exists()
+    assert Game.objects.get(pk=game.pk).status == "waiting"
 
 
 def test_the_invite_link_asks_a_signed_out_visitor_to_log_in_and_lets_them_watch(alice, anon):
@@ -146,6 +173,8 @@ def test_the_invite_link_asks_a_signed_out_visitor_to_log_in_and_lets_them_watch
     assert f'href="{reverse("login")}?next={path}"' in html
     assert f'href="{reverse("register")}?next={path}"' in html
     assert Seat.objects.filter(game_id=game["id"]).count() == 1
+    assert browser.post(path)["Location"].startswith(f"{reverse('login')}?next=")
+    assert Seat.objects.filter(game_id=game["id"]).count() == 1
     # The session kept the token: the page and its API reads now answer.
     assert browser.get(f"/games/{game['id']}/").status_code == 200
     assert browser.get(f"/api/games/{game['id']}/").status_code == 200
@@ -153,7 +182,7 @@ def test_the_invite_link_asks_a_signed_out_visitor_to_log_in_and_lets_them_watch
 
 def test_the_link_of_a_full_game_shows_it_without_a_seat(alice, bob, carol):
     game = _private(alice)
-    _browser(bob).get(f"/games/{game['id']}/invite/{_token(game)}/")
+    _browser(bob).post(f"/games/{game['id']}/invite/{_token(game)}/")
     browser = _browser(carol)
     response = browser.get(f"/games/{game['id']}/invite/{_token(game)}/", follow=True)
     assert response.status_code == 200
@@ -179,7 +208,9 @@ def test_signing_up_from_the_link_comes_back_and_takes_the_seat(alice):
         "email": "", "next": path})
     assert response.status_code == 302, response.content.decode()[:2000]
     assert response["Location"] == path
-    browser.get(path)
+    assert 'id="take-seat"' in browser.get(path).content.decode()
+    assert not Seat.objects.filter(game_id=game["id"], user__username="newcomer").exists()
+    browser.post(path)
     assert Seat.objects.filter(game_id=game["id"], user__username="newcomer").exists()
 
 
