@@ -149,9 +149,9 @@ def undo_email(request: HttpRequest, token: str) -> HttpResponse:
             user = addresses.undo_change(token)
             return render(request, "accounts/email_undo.html", {"restored": user})
         user, old = addresses.undo_claim(token)
-    except ServiceError as exc:
-        return render(request, "accounts/email_undo.html", {"error": exc.detail}, status=400
-                      if request.method == "POST" else 200)
+    except ServiceError as exc:  # a page that says so, as the verification link's does
+        status = 400 if request.method == "POST" else 200
+        return render(request, "accounts/email_undo.html", {"error": exc.detail}, status=status)
     return render(request, "accounts/email_undo.html", {"account": user, "old": old})
 
 
