@@ -5,6 +5,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Links in e-mail start with SITE_URL: `make run` points them where it serves (a
+# wildcard HOST at this machine's loopback, an IPv6 one in brackets) unless SITE_URL
+# is set, in the environment or on the command line.
+LINK_HOST = $(if $(filter 0.0.0.0 ::,$(HOST)),127.0.0.1,$(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)))
+SITE_URL ?= http://$(LINK_HOST):$(PORT)
 # Tests always run on real services; these are the defaults when nothing is set.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bloqueio
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
@@ -53,7 +58,8 @@ run: $(VENV)/.installed-run translations
 	@$(PY) manage.py migrate --noinput -v 0
 	@$(PY) manage.py collectstatic --noinput -v 0
 	@echo "Bloqueio Online is starting at http://$(HOST):$(PORT)/ with its background worker"
-	@$(PY) manage.py run_worker & worker=$$!; \
+	@export SITE_URL='$(SITE_URL)'; \
+	$(PY) manage.py run_worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) -m bloqueio_site.serve $(HOST) $(PORT)
 

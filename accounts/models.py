@@ -41,9 +41,13 @@ class User(AbstractUser):
     # (checked by accounts/language.py, not by `choices`: a new language needs no
     # migration); "" until they choose, when the cookie or Accept-Language decides.
     language = models.CharField(_("language"), max_length=10, blank=True, default="")
-    # True once the owner of `email` opened the link sent to it (accounts/email.py);
+    # True once the owner of `email` opened the link sent to it (accounts/addresses.py);
     # a password reset goes only to a verified address. A new address starts unverified.
     email_verified = models.BooleanField(_("e-mail verified"), default=False, db_default=False)
+    # When the address last changed (set, changed, removed or put back by an undo link):
+    # an undo link names it, so it works once and only until the next change.
+    email_changed_at = models.DateTimeField(_("e-mail changed at"), null=True, blank=True,
+                                            editable=False)
 
     class Meta:
         verbose_name = _("user")

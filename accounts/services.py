@@ -51,11 +51,12 @@ def check_login_rate(address: str) -> None:
     limits.check(LOGIN_RATE, address, _("Too many login attempts from your address"))
 
 
-def register_user(*, username: str, password: str, address: str, email: str = "",
-                  absolute: addresses.AbsoluteUri | None = None) -> tuple[User, str]:
+def register_user(*, username: str, password: str, address: str,
+                  email: str = "") -> tuple[User, str]:
     """Create a user and its API token; raises RegistrationError with field errors, or
-    `limits.RateLimited` past SIGNUP_RATE sign-ups from `address`. An `email` is sent its
-    link (accounts/addresses.py), absolute by `absolute`.
+    `limits.RateLimited` past SIGNUP_RATE sign-ups from `address` or past the limits of
+    confirmation mail to `email` (then no account is made). An `email` is sent its link
+    (accounts/addresses.py).
 
     The password is hashed before the first query: PBKDF2 costs ~0.3 s of CPU, and a
     pooled connection held through it would make a burst of sign-ups need one
@@ -89,12 +90,14 @@ def register_user(*, username: str, password: str, address: str, email: str = ""
         with transaction.atomic():
             candidate.save()
             token = Token.objects.create(user=candidate)
+            if candidate.email:  # refused: rolled back, as if never asked
+                addresses.check_confirmation_limits(candidate, candidate.email)
     except IntegrityError:
         # Lost a race with a concurrent registration of the same or a look-alike name:
         # the unique keys (accounts/names.py) settled it.
         raise RegistrationError({"username": [_("That username is taken.")]}) from None
-    if candidate.email and absolute is not None:
-        addresses.send_verification(candidate, absolute)
+    if candidate.email:
+        addresses.send_verification(candidate)
     return candidate, token.key
 
 

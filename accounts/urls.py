@@ -25,4 +25,5 @@ urlpatterns = [
          name="password_reset_complete"),
     path("email/", views.email, name="email"),
     path("email/verify/<str:token>/", views.verify_email, name="verify_email"),
+    path("email/undo/<str:token>/", views.undo_email, name="undo_email"),
 ]

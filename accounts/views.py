@@ -40,7 +40,7 @@ def register(request: HttpRequest) -> HttpResponse:
         try:
             user, _token = services.register_user(
                 username=data["username"], password=data["password1"], email=data["email"],
-                address=limits.address_of(request), absolute=request.build_absolute_uri)
+                address=limits.address_of(request))
         except services.RegistrationError as exc:
             form.add_service_errors(exc.errors)
         except limits.RateLimited as exc:
@@ -108,13 +108,16 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 @login_required
 def email(request: HttpRequest) -> HttpResponse:
-    """The account's address: set, change or remove it; send its link again."""
+    """The account's address: set, change or remove it (with the password); send its
+    link again."""
     error = None
     if request.method == "POST":
         wanted = request.user.email if "resend" in request.POST else request.POST.get("email", "")
         try:
             addresses.change_email(user=request.user, email=wanted,
-                                   absolute=request.build_absolute_uri)
+                                   password=request.POST.get("password"))
+        except limits.RateLimited as exc:
+            return _too_many(render(request, "accounts/email.html", {"error": exc.detail}), exc)
         except ServiceError as exc:
             error = exc.detail
         else:
@@ -136,6 +139,20 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
         # A page that says so, as Django's reset page does for a spent link.
         return render(request, "accounts/email_verified.html", {"error": exc.detail})
     return render(request, "accounts/email_verified.html", {"verified": user})
+
+
+def undo_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link mailed to an address changed away: it shows what it would put back, and
+    a button that does (a POST: a mail scanner that opens links undoes nothing)."""
+    try:
+        if request.method == "POST":
+            user = addresses.undo_change(token)
+            return render(request, "accounts/email_undo.html", {"restored": user})
+        user, old = addresses.undo_claim(token)
+    except ServiceError as exc:  # a page that says so, as the verification link's does
+        status = 400 if request.method == "POST" else 200
+        return render(request, "accounts/email_undo.html", {"error": exc.detail}, status=status)
+    return render(request, "accounts/email_undo.html", {"account": user, "old": old})
 
 
 @login_required

@@ -3,6 +3,8 @@
 Every limit is a count over a window (`Rate`), read from its own environment variable
 at start-up and multiplied by `RATE_LIMIT_SCALE` (default 1): benchmarks whose synthetic
 users all come from 127.0.0.1 set the scale high; loopback is not exempt by default.
+A `Cooldown` is the other kind: after one hit, none for a while (its time divided by
+the scale).
 
 Counting is a fixed window in the cache (Redis in production, so every process shares
 one count; the process's memory in the embedded mode, which is one process). A refusal
@@ -123,6 +125,46 @@ def _wait(seconds: int) -> str:
     if seconds < 120:
         return _span(seconds)
     return _span(math.ceil(seconds / 60) * 60)
+
+
+@dataclass(frozen=True)
+class Cooldown:
+    """After one hit of a key, no other for `seconds` (the window starts at that hit)."""
+
+    name: str
+    seconds: int
+
+
+def cooldown(name: str, variable: str, seconds: int,
+             env: Mapping[str, str] | None = None) -> Cooldown:
+    """The cool-down `name`: `seconds` unless the environment variable `variable` says
+    otherwise; divided by RATE_LIMIT_SCALE, as a rate of one per `seconds` would be."""
+    base = env_int(variable, seconds, env, minimum=1)
+    return Cooldown(name, max(1, math.ceil(base / scale(env))))
+
+
+def check_cooldown(limit: Cooldown, key: str, detail: str, *, code: str | None = None,
+                   now: float | None = None) -> None:
+    """Start `limit`'s cool-down for `key`, or raise `RateLimited` (with `detail`) while
+    the one an earlier hit started runs. The cache is unreachable: let it through (as
+    `hit`)."""
+    now = time.time() if now is None else now
+    cache_key = f"limit:{limit.name}:{key}"
+    try:
+        # add() stores only when no cool-down runs (SET NX): two racing hits, one wins.
+        if cache.add(cache_key, now, timeout=limit.seconds):
+            return
+        started = cache.get(cache_key)
+        if started is None:  # it ended between add and get: this hit starts the next
+            cache.set(cache_key, now, timeout=limit.seconds)
+            return
+    except Exception as exc:
+        log.warning("cool-down %s not kept: the cache is unavailable (%r)", limit.name, exc)
+        return
+    wait = max(1, math.ceil(float(started) + limit.seconds - now))
+    raise RateLimited(_("%(detail)s; retry in %(wait)s.") % {"detail": detail,
+                                                              "wait": _span(wait)},
+                      wait, code=code)
 
 
 def address_of(request: Any) -> str:

@@ -272,13 +272,13 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 # E-mail (docs/operations.md, "E-mail"): EMAIL_URL says where it goes (printed when
-# unset): EMAIL_BACKEND, EMAIL_HOST... set from it. Links in e-mails name the host the
-# request came to.
+# unset): EMAIL_BACKEND, EMAIL_HOST... set from it.
 globals().update(email_settings(os.environ.get("EMAIL_URL")))
 DEFAULT_FROM_EMAIL = os.environ.get("EMAIL_FROM", "Bloqueio Online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
-# Links in e-mails the worker sends (notifications) have no request to name the host:
-# they start with SITE_URL (default: https:// and the first allowed host in production).
+# Every link in e-mail starts with SITE_URL (default: https:// and the first allowed
+# host in production; `make run` sets it to where it serves), never with a request's
+# Host, which the client chooses.
 SITE_URL = env_str("SITE_URL", (f"https://{ALLOWED_HOSTS[0]}" if PRODUCTION else
                                 "http://127.0.0.1:8000")).rstrip("/")
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600  # a reset link, and an address's check link, last 3 days

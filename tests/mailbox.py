@@ -1,5 +1,6 @@
 """A real SMTP server on loopback (aiosmtpd) that keeps what it receives, for tests that
-read the e-mail the site sends (`mailbox` fixture: the site's EMAIL_* point at it)."""
+read the e-mail the site sends (`mailbox` fixture: the site's EMAIL_* point at it, and
+its SITE_URL at `SITE`, which every mailed link must start with: `site_path`)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,12 @@ import time
 from collections.abc import Iterator
 from email.message import EmailMessage
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from aiosmtpd.controller import Controller
+
+SITE = "https://bloqueio.example"
 
 
 class Mailbox:
@@ -57,6 +61,13 @@ def link(message: EmailMessage) -> str:
     return found[0]
 
 
+def site_path(url: str) -> str:
+    """A mailed link's path, the link checked to start with SITE_URL (never with the
+    host a request named)."""
+    assert url.startswith(SITE + "/"), url
+    return urlsplit(url).path
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -72,6 +83,7 @@ def mailbox(settings: Any) -> Iterator[Mailbox]:
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
     settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    settings.SITE_URL = SITE
     try:
         yield box
     finally:

@@ -82,7 +82,11 @@ class MeIn(serializers.Serializer):
         required=False, allow_blank=True, max_length=254,
         help_text="a new address is unverified until the link mailed to it is opened "
                   "(the same unverified address again: the link is sent again); empty "
-                  "removes it")
+                  "removes it. A change or removal needs `password`")
+    password = StrictCharField(
+        required=False, max_length=128, write_only=True, trim_whitespace=False,
+        help_text="the account's current password: needed to change or remove `email` "
+                  "(400 `password_required` without it, `invalid_credentials` when wrong)")
 
 
 class GameSummaryOut(serializers.Serializer):

@@ -40,8 +40,7 @@ class RegisterView(_WithoutCredentialsView):
     @extend_schema(request=RegisterIn, responses={201: RegisterOut, **errors(400, 429)})
     def post(self, request: Request) -> Response:
         user, token = services.register_user(**validated(RegisterIn, request.data),
-                                             address=limits.address_of(request),
-                                             absolute=request.build_absolute_uri)
+                                             address=limits.address_of(request))
         return Response(
             {"id": user.pk, "username": user.username, "token": token},
             status=status.HTTP_201_CREATED,
@@ -105,14 +104,14 @@ class MeView(APIView):
     def get(self, request: Request) -> Response:
         return Response(selectors.me_json(request.user))
 
-    @extend_schema(request=MeIn, responses={200: MeOut, **errors(400, 401)})
+    @extend_schema(request=MeIn, responses={200: MeOut, **errors(400, 401, 429)})
     def patch(self, request: Request) -> Response:
         """Change the account's settings: `language` (its pages and error details),
-        `email` (verified by a mailed link)."""
+        `email` (with the current `password`; verified by a mailed link)."""
         data = validated(MeIn, request.data)
+        if "email" in data:  # first: a refused change changes nothing
+            addresses.change_email(user=request.user, email=data["email"],
+                                   password=data.get("password"))
         if "language" in data:
             language.choose(request.user, data["language"])
-        if "email" in data:
-            addresses.change_email(user=request.user, email=data["email"],
-                                   absolute=request.build_absolute_uri)
         return Response(selectors.me_json(request.user))

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from django.core import signing
@@ -14,18 +13,12 @@ from rest_framework.test import APIClient
 from accounts import addresses
 from accounts.models import User
 from bloqueio_site.email_config import email_settings
-from tests.conftest import PASSWORD, client_for, make_user
-from tests.mailbox import Mailbox, body, free_port, link
+from tests.conftest import PASSWORD, clear_cache, client_for, make_user
+from tests.mailbox import Mailbox, body, free_port, link, site_path
 
 pytestmark = pytest.mark.django_db(transaction=True)  # mail goes after commit
 
 NEW_PASSWORD = "a-brand-new-secret-42"
-
-
-def _path(url: str) -> str:
-    parts = urlsplit(url)
-    assert parts.netloc == "testserver", url  # the host the request came to
-    return parts.path
 
 
 def _signed_up(email: str, username: str = "erin", **extra: Any) -> tuple[User, APIClient]:
@@ -44,7 +37,7 @@ def test_sign_up_mails_a_link_that_confirms_the_address(mailbox: Mailbox) -> Non
     [message] = mailbox.wait(1)
     assert message["To"] == "Erin@example.com"  # the domain lower-cased
     assert "Confirm your e-mail address" in message["Subject"]
-    page = Client().get(_path(link(message)))  # no log-in needed
+    page = Client().get(site_path(link(message)))  # no log-in needed
     assert page.status_code == 200 and "Address confirmed" in page.content.decode()
     me = client.get("/api/me/").json()
     assert me["email"] == "Erin@example.com" and me["email_verified"] is True
@@ -53,15 +46,15 @@ def test_sign_up_mails_a_link_that_confirms_the_address(mailbox: Mailbox) -> Non
 def test_a_link_confirms_only_the_address_it_was_sent_to(mailbox: Mailbox) -> None:
     user, client = _signed_up("first@example.com")
     [first] = mailbox.wait(1)
-    assert client.patch("/api/me/", {"email": "second@example.com"},
+    assert client.patch("/api/me/", {"email": "second@example.com", "password": PASSWORD},
                         format="json").status_code == 200
     second = mailbox.wait(2)[1]
     assert second["To"] == "second@example.com"
-    old = Client().get(_path(link(first))).content.decode()
+    old = Client().get(site_path(link(first))).content.decode()
     assert "does not work" in old and "not valid" in old
     user.refresh_from_db()
     assert not user.email_verified
-    assert Client().get(_path(link(second))).status_code == 200
+    assert Client().get(site_path(link(second))).status_code == 200
     user.refresh_from_db()
     assert user.email_verified and user.email == "second@example.com"
 
@@ -81,25 +74,36 @@ def test_forged_and_expired_links_confirm_nothing(settings: Any) -> None:
 
 def test_the_api_refuses_a_malformed_address_and_removes_one(mailbox: Mailbox) -> None:
     user, client = _signed_up("gina@example.com", username="gina")
-    refused = client.patch("/api/me/", {"email": "not an address"}, format="json")
+    refused = client.patch("/api/me/", {"email": "not an address", "password": PASSWORD},
+                           format="json")
     assert refused.status_code == 400 and refused.json()["code"] == "invalid_email"
-    assert client.patch("/api/me/", {"email": ""}, format="json").json()["email"] == ""
+    assert client.patch("/api/me/", {"email": "", "password": PASSWORD},
+                        format="json").json()["email"] == ""
     user.refresh_from_db()
     assert user.email == "" and not user.email_verified
 
 
-def test_the_email_page_sets_and_resends(mailbox: Mailbox) -> None:
+def test_the_email_page_sets_and_resends_after_a_pause(mailbox: Mailbox) -> None:
     user = make_user("hank")
     page = Client()
     page.force_login(user)
-    assert page.post("/accounts/email/", {"email": "hank@example.com"}).status_code == 302
-    assert page.post("/accounts/email/", {"resend": "1"}).status_code == 302
-    first, again = mailbox.wait(2)
-    assert link(first) != link(again) or first["To"] == again["To"] == "hank@example.com"
+    assert page.post("/accounts/email/", {"email": "hank@example.com",
+                                          "password": PASSWORD}).status_code == 302
+    [first] = mailbox.wait(1)
+    assert first["To"] == "hank@example.com"
     shown = page.get("/accounts/email/").content.decode()
     assert "hank@example.com" in shown and "not confirmed yet" in shown
-    bad = page.post("/accounts/email/", {"email": "nope@"})
+    # "Send again" at once: the pause before the same link again (issue 44).
+    again = page.post("/accounts/email/", {"resend": "1"})
+    assert again.status_code == 429 and 0 < int(again["Retry-After"]) <= 300
+    assert "sent to hank@example.com moments ago" in again.content.decode()
+    assert "retry in" in again.content.decode()
+    clear_cache(f"limit:{addresses.CONFIRM_COOLDOWN.name}:")  # the pause is over
+    assert page.post("/accounts/email/", {"resend": "1"}).status_code == 302
+    assert mailbox.wait(2)[1]["To"] == "hank@example.com"
+    bad = page.post("/accounts/email/", {"email": "nope@", "password": PASSWORD})
     assert bad.status_code == 400 and "valid e-mail address" in bad.content.decode()
+    assert len(mailbox.messages) == 2
 
 
 def _verified(username: str, email: str, language: str = "") -> User:
@@ -117,7 +121,7 @@ def test_a_password_reset_from_the_mailed_link(mailbox: Mailbox) -> None:
     [message] = mailbox.wait(1)
     assert message["To"] == "ivy@example.com" and "ivy" in body(message)
     browser = Client()
-    opened = browser.get(_path(link(message)))  # Django swaps the token for a session key
+    opened = browser.get(site_path(link(message)))  # Django swaps the token for a session key
     assert opened.status_code == 302
     form_url = opened["Location"]
     assert "validlink" not in browser.get(form_url).content.decode()
@@ -126,7 +130,7 @@ def test_a_password_reset_from_the_mailed_link(mailbox: Mailbox) -> None:
     assert APIClient().post("/api/auth/token/", {"username": "ivy", "password": NEW_PASSWORD},
                             format="json").status_code == 200
     assert token_client.get("/api/me/").status_code == 401  # the old token is revoked
-    again = Client().get(_path(link(message)))  # the link worked once
+    again = Client().get(site_path(link(message)))  # the link worked once
     assert "does not work" in Client().get(again["Location"]).content.decode() \
         if again.status_code == 302 else "does not work" in again.content.decode()
 
@@ -189,3 +193,15 @@ def test_a_malformed_email_url_stops_the_process(url: str) -> None:
 
     with pytest.raises(ImproperlyConfigured):
         email_settings(url)
+
+
+def test_links_start_with_site_url_whatever_host_the_request_named(mailbox: Mailbox) -> None:
+    """Issue 44: `Host: localhost:9999` put that port in the mailed links."""
+    _signed_up("nora@example.com", username="nora", HTTP_HOST="localhost:9999")
+    _verified("omar", "omar@example.com")
+    Client().post("/accounts/password/reset/", {"email": "omar@example.com"},
+                  HTTP_HOST="localhost:9999")
+    confirm, reset = mailbox.wait(2)
+    for message in (confirm, reset):
+        assert link(message).startswith("https://bloqueio.example/accounts/"), body(message)
+        assert "9999" not in body(message)

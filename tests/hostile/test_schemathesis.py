@@ -41,7 +41,9 @@ SEMANTIC_400 = {
     ("POST", "/api/games/"): "more bots than the kind has seats besides yours (`too_many_bots`)",
     ("POST", "/api/games/{game_id}/bots/"): "a seat number beyond this game's seats",
     ("POST", "/api/games/{game_id}/seats/{seat}/bot/"): "a seat number beyond this game's seats",
-    ("PATCH", "/api/me/"): "an e-mail address that is not one (`invalid_email`)",
+    ("PATCH", "/api/me/"): "an e-mail address that is not one (`invalid_email`); a change "
+                           "without the account's password (`password_required`, "
+                           "`invalid_credentials`)",
 }
 DEFAULT_ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
 CONFIG = schemathesis.Config.from_dict({"operations": [

@@ -314,6 +314,7 @@ ROUTE_KINDS = {
     "password_reset": "public", "password_reset_done": "public",
     "password_reset_confirm": "public", "password_reset_complete": "public",
     "email": "login", "verify_email": "public",
+    "undo_email": "public",  # the old address's undo link: a page, its button a POST
     "my-games": "login", "api-my-games": "own",  # the caller's live games (issue #31)
     # Notifications (notifications/): the list and choices, one opened, unsubscribing
     "notifications": "login", "notification-open": "write",

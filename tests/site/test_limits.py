@@ -59,3 +59,16 @@ def test_address_comes_from_the_server_never_from_a_header() -> None:
 
     assert limits.address_of(Request()) == "10.1.2.3"
     assert limits.address_of({"client": ("10.9.9.9", 5000)}) == "10.9.9.9"
+
+
+def test_a_cooldown_refuses_until_its_time_from_the_first_hit_passed() -> None:
+    pause = limits.Cooldown("test-cooldown", 300)
+    limits.check_cooldown(pause, "a", "Sent already", now=1000.0)
+    with pytest.raises(limits.RateLimited) as caught:
+        limits.check_cooldown(pause, "a", "Sent already", now=1290.0)
+    assert caught.value.retry_after == 10  # 300 s from the first hit, not a clock window
+    assert caught.value.detail == "Sent already; retry in 10 seconds."
+    limits.check_cooldown(pause, "b", "Sent already", now=1290.0)  # another key apart
+    env = {"RATE_LIMIT_SCALE": "100", "EMAIL_CONFIRM_COOLDOWN": "600"}
+    assert limits.cooldown("c", "EMAIL_CONFIRM_COOLDOWN", 300, env).seconds == 6
+    assert limits.cooldown("c", "EMAIL_CONFIRM_COOLDOWN", 300, {}).seconds == 300

@@ -1,6 +1,6 @@
 """`make run`, the README's first command, starts the whole product: the site and its
 background worker, on the embedded defaults (SQLite, in-memory channel layer), and
-stops both together."""
+stops both together; the links it mails point where it serves (SITE_URL)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from aiosmtpd.controller import Controller
 
 from tests.live.servers import ROOT, free_port, http_json
+from tests.mailbox import Mailbox, link
 
 pytestmark = pytest.mark.slow
 
@@ -44,6 +46,11 @@ def test_make_run_serves_the_site_with_its_worker_and_stops_both(tmp_path: Path)
     env = {key: value for key, value in os.environ.items()
            if key not in ("REDIS_URL", "CHANNEL_LAYER_PREFIX")}
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"  # the embedded default
+    env.pop("SITE_URL", None)
+    mailbox = Mailbox()
+    smtp = Controller(mailbox, hostname="127.0.0.1", port=free_port())
+    smtp.start()
+    env["EMAIL_URL"] = f"smtp://127.0.0.1:{smtp.port}"
     log = (tmp_path / "make-run.log").open("wb")
     make = subprocess.Popen(["make", "run", f"PORT={port}", "HOST=127.0.0.1"], cwd=ROOT,
                             env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -59,6 +66,7 @@ def test_make_run_serves_the_site_with_its_worker_and_stops_both(tmp_path: Path)
         assert _wait(worker_alive, 30), "make run started no worker"
         _leave_during_connect(port)
         game_id = _two_seated(port)
+        _mailed_links_name_the_site(port, mailbox)
         # Idle ticks over the new game (what the console must stay quiet about): the
         # worker's heartbeat moves on twice.
         beats = {_beat(tmp_path / "db.sqlite3")}
@@ -71,6 +79,7 @@ def test_make_run_serves_the_site_with_its_worker_and_stops_both(tmp_path: Path)
     finally:
         os.killpg(make.pid, signal.SIGINT)  # Ctrl-C in the terminal
         make.wait(30)
+        smtp.stop()
     # Both stopped: the worker's heartbeat goes stale, so the check fails (polled until
     # it does: the staleness threshold is a few seconds).
     assert _wait(lambda: not worker_alive(), 60), "the worker's heartbeat never went stale"
@@ -87,6 +96,40 @@ def _beat(path: Path) -> str | None:
     with sqlite3.connect(path) as db:
         row = db.execute("SELECT beat_at FROM games_clockheartbeat").fetchone()
     return None if row is None else row[0]
+
+
+def _mailed_links_name_the_site(port: int, mailbox: Mailbox) -> None:
+    """Issue 44: under `make run PORT=...` a mailed link named port 8000, and a request's
+    `Host` chose the one in a confirmation link. Now both come from SITE_URL, which
+    `make run` sets to where it serves."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/auth/register/", method="POST",
+        data=b'{"username": "ines", "password": "pw-ines-Embedded!9", '
+             b'"email": "ines@example.com"}',
+        headers={"Content-Type": "application/json", "Host": "localhost:9999"})
+    with urllib.request.urlopen(request, timeout=15) as answer:
+        assert answer.status == 201
+    [message] = mailbox.wait(1, timeout=30)
+    url = link(message)
+    assert url.startswith(f"http://127.0.0.1:{port}/accounts/email/verify/"), url
+    with urllib.request.urlopen(url, timeout=15) as page:
+        assert "Address confirmed" in page.read().decode()
+
+
+@pytest.mark.parametrize(("args", "env", "expected"), [
+    (["PORT=8101"], {}, "http://127.0.0.1:8101"),
+    (["HOST=0.0.0.0", "PORT=8102"], {}, "http://127.0.0.1:8102"),  # every interface
+    (["HOST=::1"], {}, "http://[::1]:8000"),
+    (["PORT=8101"], {"SITE_URL": "https://play.example"}, "https://play.example"),
+    (["PORT=8101", "SITE_URL=https://other.example"], {}, "https://other.example"),
+])
+def test_make_run_sets_site_url_unless_it_is_given(args: list[str], env: dict[str, str],
+                                                   expected: str) -> None:
+    """What `make run` exports to the server and the worker (its recipe, not run)."""
+    base = {key: value for key, value in os.environ.items() if key != "SITE_URL"}
+    dry = subprocess.run(["make", "-n", "run", *args], cwd=ROOT, env={**base, **env},
+                         capture_output=True, text=True, timeout=60, check=True)
+    assert f"export SITE_URL='{expected}';" in dry.stdout, dry.stdout
 
 
 def _two_seated(port: int) -> int:
