@@ -9,6 +9,7 @@ server process sees their rows. Screenshots go to `test-artifacts/`.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import threading
 from collections.abc import Callable, Iterator
@@ -58,6 +59,17 @@ document.addEventListener("securitypolicyviolation", (e) => console.error(
 """
 
 
+def as_function(expression: str) -> str:
+    """A `wait_for_function` expression as a function. Playwright evaluates a bare
+    expression again at every poll with the page's `eval`, which the site's policy
+    forbids ('unsafe-eval'); a function is compiled once, from outside the page, and
+    then called."""
+    head = expression.lstrip()
+    if head.startswith(("(", "function", "async")) or re.match(r"[\w$]+\s*=>", head):
+        return expression
+    return f"() => ({expression})"
+
+
 def csp_violation(text: str) -> bool:
     """A console line that tells of a violation (ours, or Chromium's own "Refused to")."""
     return text.startswith("CSP violation") or "Content Security Policy" in text
@@ -95,6 +107,9 @@ def run_in_browser(server: Server, scenario: Callable[[Callable[..., Any]], None
                     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
                     page.on("console", lambda msg: violations.append(
                         f"{page.url}: {msg.text}") if csp_violation(msg.text) else None)
+                    waits = page.wait_for_function
+                    page.wait_for_function = lambda expression, *args, **kwargs: waits(
+                        as_function(expression), *args, **kwargs)
                     return page
 
                 try:
