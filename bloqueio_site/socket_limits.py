@@ -14,7 +14,8 @@ event loop, `RedisCounts.hit`).
 A refused socket is accepted, told why and closed with 4429:
 `{"type": "error", "code": "too_many_sockets" | "rate_limited", "detail": ...,
 "retry_after": N}`. If Redis is unreachable the sockets are let through and a warning
-logged, as for every limit (bloqueio_site/limits.py). Without `REDIS_URL` (the embedded
+logged: these limits fail open (`fail_open`, bloqueio_site/limits.py; docs/operations.md,
+"Limits while Redis is down"). Without `REDIS_URL` (the embedded
 mode: one process) the counts live in the process.
 """
 
