@@ -43,7 +43,7 @@ def register(request: HttpRequest) -> HttpResponse:
                 address=limits.address_of(request))
         except services.RegistrationError as exc:
             form.add_service_errors(exc.errors)
-        except limits.RateLimited as exc:
+        except limits.REFUSALS as exc:
             form.add_error(None, exc.detail)
             return _too_many(render(request, "registration/register.html", {"form": form}), exc)
         else:
@@ -60,7 +60,7 @@ class LoginView(auth_views.LoginView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             services.check_login_rate(limits.address_of(request))
-        except limits.RateLimited as exc:
+        except limits.REFUSALS as exc:
             # Unbound: validating the posted form would check the password after all.
             form = self.get_form_class()(request, initial={
                 "username": request.POST.get("username", "")})
@@ -89,7 +89,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             addresses.check_reset_rate(limits.address_of(request))
-        except limits.RateLimited as exc:
+        except limits.REFUSALS as exc:
             form = self.get_form_class()(initial={"email": request.POST.get("email", "")})
             return _too_many(self.render_to_response(
                 self.get_context_data(form=form, refusal=exc.detail)), exc)
@@ -177,8 +177,10 @@ def tokens(request: HttpRequest) -> HttpResponse:
     }, status=400 if error else 200)
 
 
-def _too_many(response: HttpResponse, exc: limits.RateLimited) -> HttpResponse:
-    """The page again, showing the refusal on its form: 429 with Retry-After."""
-    response.status_code = 429
+def _too_many(response: HttpResponse, exc: limits.RateLimited | limits.Uncounted
+              ) -> HttpResponse:
+    """The page again, showing the refusal on its form: 429 with Retry-After (503 when
+    the limit could not be counted)."""
+    response.status_code = exc.status
     response["Retry-After"] = str(exc.retry_after)
     return response

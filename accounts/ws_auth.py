@@ -24,6 +24,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError
 
 from accounts import credentials
+from accounts import selectors as accounts_selectors
 from accounts.models import User
 from bloqueio_site.off_loop import off_loop
 
@@ -43,19 +44,52 @@ def still_authenticated(scope: dict[str, Any]) -> bool:
     if user is None or not user.is_authenticated:
         return True
     try:
-        key = scope.get("auth_token")
-        if key is not None:
-            owner = credentials.user_for_key(key)
-            return owner is not None and owner.pk == user.pk
-        session_key = getattr(scope.get("session"), "session_key", None)
-        current = User.objects.filter(pk=user.pk, is_active=True).first()
-        return bool(session_key and current
-                    and credentials.session_is_current(session_key, current))
+        return _credential_good(scope, user)
     except DatabaseError as exc:
         # Keep the socket: closing every socket of the account during an outage helps
         # nobody, and a revoked credential cannot open a new one.
         log.warning("websocket credential check failed: database unavailable (%r)", exc)
         return True
+
+
+ACTIVE, BANNED, REVOKED = "active", "banned", "revoked"
+
+
+def standing(scope: dict[str, Any]) -> str:
+    """`ACTIVE`, `BANNED` or `REVOKED`: the socket's account and credential as they are
+    now, for a socket that has just joined its account's topic. The handshake read them
+    before that join, and a ban or a revocation committed in between sent its notice to
+    nobody; read after the join, either is seen here or its notice reaches the socket.
+    Blocking (call it through `off_loop`); a database error is raised: the socket is
+    then refused as `unavailable`."""
+    user = scope.get("user")
+    if user is None or not user.is_authenticated or _credential_good(scope, user):
+        return ACTIVE
+    return REVOKED if accounts_selectors.is_active(user.pk) else BANNED
+
+
+async def acurrent(scope: dict[str, Any]) -> bool:
+    """Whether the socket's credential is still good (`standing`'s second half, for the
+    game socket, whose `hello` reads the account's ban itself): a token on the event
+    loop's own connection, a session on a worker thread."""
+    user = scope.get("user")
+    if user is None or not user.is_authenticated:
+        return True
+    key = scope.get("auth_token")
+    if key is not None:
+        owner = await credentials.auser_for_key(key)
+        return owner is not None and owner.pk == user.pk
+    return bool(await off_loop(_credential_good)(scope, user))
+
+
+def _credential_good(scope: dict[str, Any], user: Any) -> bool:
+    key = scope.get("auth_token")
+    if key is not None:
+        owner = credentials.user_for_key(key)
+        return owner is not None and owner.pk == user.pk
+    session_key = getattr(scope.get("session"), "session_key", None)
+    current = User.objects.filter(pk=user.pk, is_active=True).first()
+    return bool(session_key and current and credentials.session_is_current(session_key, current))
 
 
 def _token_from_headers(headers: list[tuple[bytes, bytes]]) -> str | None:

@@ -13,6 +13,11 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bloqueio_site.settings")
 django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
 
+from bloqueio_site import catalogues  # noqa: E402
+
+# No pt-BR pages in English: a production process without its compiled catalogues stops.
+catalogues.require()
+
 from bloqueio_site.asgi_http import BodyLimit, GuardedASGIHandler  # noqa: E402
 
 django_asgi_app = BodyLimit(GuardedASGIHandler())

@@ -5,7 +5,8 @@
 `limit_daphne_bodies` patches Daphne's request class: a Content-Length over
 `MAX_REQUEST_BYTES` is answered 413 as soon as the headers are in, a chunked body as soon
 as the bytes received pass the limit (the same answer as `BodyLimit`'s); the connection
-is then closed, nothing of the body is kept and the application never runs. uvicorn
+is then closed once the client has the answer (a lingering close, as
+`uvicorn_http`'s), nothing of the body is kept and the application never runs. uvicorn
 hands the body to the application as it arrives and needs none of this.
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 from django.conf import settings
 
 from bloqueio_site.asgi_http import too_large_answer
+from bloqueio_site.uvicorn_http import LINGER_BYTES, LINGER_SECONDS
 
 
 def _refuse(request: Any) -> None:
@@ -28,8 +30,23 @@ def _refuse(request: Any) -> None:
     status = HTTPStatus.REQUEST_ENTITY_TOO_LARGE
     head = [f"HTTP/1.1 {status.value} {status.phrase}".encode()]
     head += [name + b": " + value for name, value in headers]
-    request.channel.transport.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
-    request.channel.loseConnection()
+    transport = request.channel.transport
+    transport.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
+    _linger(transport)
+
+
+def _linger(transport: Any) -> None:
+    """Close only once the client has the answer (bloqueio_site.uvicorn_http says why):
+    shut the writing side after the answer, keep reading (the chunks are thrown away
+    below) until the client closes, LINGER_BYTES or LINGER_SECONDS."""
+    from twisted.internet import reactor
+
+    half_close = getattr(transport, "loseWriteConnection", None)
+    if half_close is None:
+        transport.loseConnection()
+        return
+    half_close()
+    reactor.callLater(LINGER_SECONDS, transport.loseConnection)
 
 
 def _gotLength(self: Any, length: int | None) -> None:  # Twisted names the hooks
@@ -41,7 +58,10 @@ def _gotLength(self: Any, length: int | None) -> None:  # Twisted names the hook
 
 
 def _handleContentChunk(self: Any, data: bytes) -> None:
-    if getattr(self, "_body_refused", False):
+    if getattr(self, "_body_refused", False):  # answered: thrown away, up to a bound
+        self._discarded = getattr(self, "_discarded", 0) + len(data)
+        if self._discarded > LINGER_BYTES:
+            self.channel.transport.loseConnection()
         return
     self._body_bytes = getattr(self, "_body_bytes", 0) + len(data)
     if self._body_bytes > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:

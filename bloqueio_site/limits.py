@@ -9,9 +9,15 @@ the scale).
 Counting is a fixed window in the cache (Redis in production, so every process shares
 one count; the process's memory in the embedded mode, which is one process). A refusal
 is `RateLimited`: 429 `rate_limited` with `Retry-After` over HTTP, an error frame (or a
-close) on a socket. If the cache itself is unreachable the limit lets the request through
-and logs a warning: an outage of Redis must not lock every player out, and the database's
-own bounds (pool, timeouts) still hold.
+close) on a socket.
+
+If the cache itself is unreachable a limit cannot be counted, and each limit says what
+that means (docs/operations.md, "Limits while Redis is down"). By default the request is
+refused with `Uncounted`: 503 `unavailable` with `Retry-After`, since a limit that lapses
+with Redis is one an attacker can switch off (8 of 8 sign-ups past a limit of 5, 35
+log-in attempts past 30 got through with Redis stopped). A limit whose lapse costs load
+rather than safety (`fail_open`: new games, whose per-user cap is counted in the
+database) lets the request through and logs a warning instead.
 
 The client's address is the one the ASGI server reports: `REMOTE_ADDR` for a request,
 `scope["client"]` for a socket. Behind a proxy the server rewrites it from the proxy's
@@ -33,7 +39,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from bloqueio_site.env import env_float, env_int
-from bloqueio_site.errors import ServiceError
+from bloqueio_site.errors import ServiceError, Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +56,8 @@ class Rate:
     name: str
     count: int
     seconds: int
+    # While the cache is unreachable: let requests through (True) or refuse them (False).
+    fail_open: bool = False
 
     def describe(self) -> str:
         """"5 per hour", "10 per 15 minutes": for a refusal's detail."""
@@ -58,11 +66,12 @@ class Rate:
 
 
 def rate(name: str, variable: str, count: int, seconds: int,
-         env: Mapping[str, str] | None = None) -> Rate:
+         env: Mapping[str, str] | None = None, *, fail_open: bool = False) -> Rate:
     """The rate `name`: `count` per `seconds` unless the environment variable `variable`
-    says another count; scaled by RATE_LIMIT_SCALE."""
+    says another count; scaled by RATE_LIMIT_SCALE. `fail_open`: see the module
+    docstring."""
     base = env_int(variable, count, env, minimum=1)
-    return Rate(name, max(1, math.ceil(base * scale(env))), seconds)
+    return Rate(name, max(1, math.ceil(base * scale(env))), seconds, fail_open)
 
 
 def cap(variable: str, count: int, env: Mapping[str, str] | None = None) -> int:
@@ -84,9 +93,31 @@ class RateLimited(ServiceError):
         return {**super().as_dict(), "retry_after": self.retry_after}
 
 
+UNCOUNTED_RETRY_AFTER = 10  # seconds: a Redis restart or a failover takes about this
+
+
+class Uncounted(Unavailable):
+    """A limit that must hold could not be counted (the cache is unreachable): 503
+    `unavailable`, retry after `retry_after` seconds."""
+
+    def __init__(self) -> None:
+        super().__init__(_("This request is limited per address and the limit cannot be "
+                           "counted right now, so it is refused; retry in %(wait)s.") % {
+                               "wait": _span(UNCOUNTED_RETRY_AFTER)})
+        self.retry_after = UNCOUNTED_RETRY_AFTER
+
+    def as_dict(self) -> dict[str, object]:
+        return {**super().as_dict(), "retry_after": self.retry_after}
+
+
+# What a page catches to show a limit's refusal on its form (`status`, `retry_after`).
+REFUSALS = (RateLimited, Uncounted)
+
+
 def hit(limit: Rate, key: str, *, now: float | None = None) -> int | None:
     """Count one hit of `key` against `limit`: None if it is within the limit, else the
-    seconds until the window that refused it ends."""
+    seconds until the window that refused it ends. With the cache unreachable: None for
+    a `fail_open` limit, else `Uncounted` is raised."""
     now = time.time() if now is None else now
     window = int(now // limit.seconds)
     cache_key = f"limit:{limit.name}:{key}:{window}"
@@ -97,17 +128,20 @@ def hit(limit: Rate, key: str, *, now: float | None = None) -> int | None:
     except ValueError:  # expired between add and incr (locmem): the window is new
         cache.set(cache_key, 1, timeout=limit.seconds + 1)
         count = 1
-    except Exception as exc:  # the cache is down: let it through, say so
-        log.warning("rate limit %s not counted: the cache is unavailable (%r)",
-                    limit.name, exc)
-        return None
+    except Exception as exc:  # the cache is down: as the limit says, and say so
+        log.warning("rate limit %s not counted: the cache is unavailable (%r); %s",
+                    limit.name, exc, "let through" if limit.fail_open else "refused")
+        if limit.fail_open:
+            return None
+        raise Uncounted() from None
     if count <= limit.count:
         return None
     return max(1, math.ceil((window + 1) * limit.seconds - now))
 
 
 def check(limit: Rate, key: str, detail: str, *, code: str | None = None) -> None:
-    """Count one hit; raise `RateLimited` (with `detail` and the limit) when over it."""
+    """Count one hit; raise `RateLimited` (with `detail` and the limit) when over it,
+    `Uncounted` when it cannot be counted (unless the limit fails open)."""
     wait = hit(limit, key)
     if wait is not None:
         raise refusal(limit, detail, wait, code=code)

@@ -12,7 +12,9 @@ clients wait a 1 s, 3 s, ... retransmission (docs/operations.md, "Connect storms
 Daphne also gets `WEBSOCKET_HANDSHAKE_TIMEOUT` (20 s) for a handshake instead of its
 5 s: with hundreds of sockets opening at once on a bounded database pool the consumer's
 connect (token lookup, ban check, the game's hello) needs longer; uvicorn has no such
-timeout. uvicorn gets Daphne's 1 MiB message cap, our WebSocket protocol
+timeout. uvicorn gets our HTTP protocol (bloqueio_site.uvicorn_http: a close after an
+early answer, a 413, lingers until the client has it), Daphne's 1 MiB message cap, our
+WebSocket protocol
 (bloqueio_site.uvicorn_ws: frames written once, closes that never wait on a stuck peer, a
 stop that drains), at most GRACEFUL_SECONDS for a SIGTERM, no per-message compression
 (Daphne offers none) and, as Daphne, no proxy headers unless asked.
@@ -49,7 +51,10 @@ def uvicorn_args(host: str = "127.0.0.1", port: int = 8000) -> list[str]:
     """uvicorn's arguments (after the program name) for a server on host:port."""
     backlog = env_int("SERVER_BACKLOG", 1024, minimum=16)
     return [APPLICATION, "--host", host.strip("[]"), "--port", str(port),
-            "--backlog", str(backlog), "--loop", "uvloop", "--http", "httptools",
+            "--backlog", str(backlog), "--loop", "uvloop",
+            # httptools, closing after an early answer only once the client has it
+            # (bloqueio_site.uvicorn_http: a lingering close, not a reset).
+            "--http", "bloqueio_site.uvicorn_http:LingeringHttpToolsProtocol",
             "--ws", "bloqueio_site.uvicorn_ws:BloqueioWebSocketProtocol",
             "--ws-max-size", str(1024 * 1024),
             "--ws-per-message-deflate", "false", "--lifespan", "off", "--no-access-log",

@@ -63,6 +63,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: every answer, error pages and refusals included (bloqueio_site/csp.py).
+    "bloqueio_site.csp.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Outermost of the middleware that reach the database (sessions, auth, axes).
@@ -368,6 +370,12 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
+# --- Content-Security-Policy (bloqueio_site/csp.py) -------------------------------------
+# Where browsers report a violation of the policy (`report-uri`); empty: nowhere.
+CSP_REPORT_URI = env_str("CSP_REPORT_URI")
+if any(c in CSP_REPORT_URI for c in " ;,\t\r\n"):
+    raise ImproperlyConfigured("CSP_REPORT_URI must be one URL (no spaces, ';' or ',')")
 
 # --- Production hardening -------------------------------------------------------------
 if PRODUCTION:

@@ -14,7 +14,8 @@ event loop, `RedisCounts.hit`).
 A refused socket is accepted, told why and closed with 4429:
 `{"type": "error", "code": "too_many_sockets" | "rate_limited", "detail": ...,
 "retry_after": N}`. If Redis is unreachable the sockets are let through and a warning
-logged, as for every limit (bloqueio_site/limits.py). Without `REDIS_URL` (the embedded
+logged: these limits fail open (`fail_open`, bloqueio_site/limits.py; docs/operations.md,
+"Limits while Redis is down"). Without `REDIS_URL` (the embedded
 mode: one process) the counts live in the process.
 """
 
@@ -41,7 +42,9 @@ log = logging.getLogger(__name__)
 
 PER_ACCOUNT = limits.cap("SOCKETS_PER_ACCOUNT", 20)
 PER_ADDRESS = limits.cap("SOCKETS_PER_ADDRESS", 100)
-OPENS = limits.rate("socket_opens", "SOCKET_OPENS_PER_MINUTE", 60, 60)
+# Fails open, as the caps above: with Redis down the fan-out is down too, and sockets are
+# a matter of load, not of safety (docs/operations.md, "Limits while Redis is down").
+OPENS = limits.rate("socket_opens", "SOCKET_OPENS_PER_MINUTE", 60, 60, fail_open=True)
 TTL = 120  # seconds a count outlives a process that stopped renewing it
 # Seconds a client told "too many sockets" waits before trying again: one of its own
 # sockets has to close first, which the client itself decides.

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts import language
 from bloqueio_site import health, jscatalog
@@ -15,6 +15,7 @@ urlpatterns = [
     path("livez", health.livez, name="livez"),
     path("jsi18n/", jscatalog.javascript_catalog, name="javascript-catalog"),
     path("favicon.ico", site_views.favicon, name="favicon"),
+    path("palettes.css", site_views.seat_palettes, name="seat-palettes"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("notifications/", include("notifications.urls")),
@@ -27,7 +28,10 @@ urlpatterns = [
     path("api/", include("chat.api.urls")),
     path("api/", include("notifications.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    # Its start script as a file (`?script=`) and its page without inline style: no
+    # exception to the Content-Security-Policy (bloqueio_site/csp.py).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(
+        url_name="schema", template_name="api_docs.html"), name="swagger-ui"),
 ]
 
 handler400 = "bloqueio_site.views.bad_request"

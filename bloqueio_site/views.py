@@ -8,8 +8,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
 
 from bloqueio_site import unavailable
+from games.boards import palettes
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -43,3 +45,13 @@ def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico whatever the page says: send them to the real one
     (resolved per request: the hashed name exists only once static files are collected)."""
     return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
+@require_GET
+def seat_palettes(request: HttpRequest) -> HttpResponse:
+    """The seat palettes' CSS variables (games/boards/palettes.py) as a stylesheet: every
+    page links it (`{% seat_palettes_href %}`, versioned by its content, so kept a year),
+    where an inline <style> would need an exception to the Content-Security-Policy."""
+    response = HttpResponse(palettes.palette_css(), content_type="text/css; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response

@@ -17,6 +17,7 @@ class GamesConfig(AppConfig):
             user_banned_seats,
             user_banning,
         )
+        from bloqueio_site.catalogues import check_catalogues
         from bloqueio_site.postgres.checks import check_autovacuum
         from games import bans, profiles
         from games.live import broadcast, realtime
@@ -31,3 +32,5 @@ class GamesConfig(AppConfig):
         accounts_selectors.add_me_part(profiles.me_part)
         # The games' reads are what a database without statistics plans badly.
         checks.register(check_autovacuum, checks.Tags.database, deploy=True)
+        # The site's pages in every configured language (docs/operations.md).
+        checks.register(check_catalogues, checks.Tags.translation)

@@ -81,7 +81,9 @@ TIME_CONTROL_LIMITS = {"initial": (10, 24 * 3600), "increment": (0, 600)}
 # The lobby's bounds (issue #25: one user filled 40 of its 50 slots in 0.6 s): games one
 # user may have waiting for players at once, and new games per client address.
 OPEN_GAMES_PER_USER = limits.cap("OPEN_GAMES_PER_USER", 3)
-GAME_CREATE_RATE = limits.rate("game_create", "GAME_CREATE_LIMIT", 20, 600)
+# Fails open: with Redis down new games go unlimited per address, but each user's open
+# games stay capped in the database (OPEN_GAMES_PER_USER); docs/operations.md.
+GAME_CREATE_RATE = limits.rate("game_create", "GAME_CREATE_LIMIT", 20, 600, fail_open=True)
 
 
 def validate_time_control(value: Any) -> dict[str, int] | None:

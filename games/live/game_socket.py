@@ -18,6 +18,7 @@ from urllib.parse import parse_qs
 
 from django.utils.translation import gettext_lazy as _
 
+from accounts import ws_auth
 from bloqueio_site import jsontext
 from bloqueio_site.jsontext import iso
 from bloqueio_site.off_loop import off_loop
@@ -90,10 +91,17 @@ class GameConsumer(BaseConsumer):
         self.topic = fanout.game_topic(self.game_id)
         await self.join_all([self.topic] if self.user_id is None
                             else [fanout.user_topic(self.user_id), self.topic])
-        found = await hello.aread(self.game_id, self.user, self._invite_tokens(),
-                                  self.scope.get("session"))
+        # The credential too, read again beside the hello: a revocation committed since
+        # the handshake read it sent its notice before we listened (ws_auth.standing).
+        found, current = await asyncio.gather(
+            hello.aread(self.game_id, self.user, self._invite_tokens(),
+                        self.scope.get("session")),
+            ws_auth.acurrent(self.scope))
         if not found.active:
             await self.refuse("banned", BANNED, CLOSE_BANNED)
+            return
+        if not current:
+            await self.refuse_revoked()
             return
         if found.game is None:
             await self.refuse("not_found", NO_GAME, CLOSE_NOT_FOUND, {"id": self.game_id})

@@ -24,7 +24,6 @@ from django.utils.translation import gettext_lazy as _
 from redis.exceptions import RedisError
 from uvicorn.protocols.utils import ClientDisconnected
 
-from accounts import selectors as accounts_selectors
 from accounts import ws_auth
 from bloqueio_site import jsontext, languages
 from bloqueio_site.drain import SCOPE_KEY as DRAIN
@@ -61,6 +60,7 @@ IDLE_SECONDS = HEARTBEAT_SECONDS * 3
 BANNED = _("This account has been disabled.")
 TOKEN_REFUSED = _("Unknown or revoked token.")
 DATABASE_DOWN = _("The database is unavailable.")
+REVOKED = _("These credentials were revoked; log in again.")
 
 
 # What a connect can meet when PostgreSQL or Redis is down: refused as `unavailable`.
@@ -252,29 +252,38 @@ class BaseConsumer(AsyncJsonWebsocketConsumer):
         token or session this socket was opened with is among the dead."""
         if await off_loop(ws_auth.still_authenticated)(self.scope):
             return
-        await self.send_json(self.error("credentials_revoked",
-                                        _("These credentials were revoked; log in again.")))
+        await self.send_json(self.error("credentials_revoked", REVOKED))
         await self.close(code=CLOSE_UNAUTHORIZED)
 
     async def hub_reconnected(self) -> None:
         """The hub may have missed messages: subclasses catch up what they must."""
 
     async def listen_for_ban(self) -> bool:
-        """For a signed-in user, listen for the ban that must close us; False (and the
-        socket refused as `banned`) if the account is already off.
+        """For a signed-in user, listen for the ban or revocation that must close us;
+        False (and the socket refused as `banned` or `credentials_revoked`) if the
+        account is already off or the token or session it came with already ended.
 
-        The user was loaded before this connect ran, so a ban can commit in between and
-        its close message go out before we listen. Listening first and then reading the
-        account leaves no gap: a ban committed before the read is seen by it, a later
-        one's message reaches our group.
+        The user and its credential were read by the handshake, before this connect
+        ran, so a ban or a revocation can commit in between and its notice go out
+        before we listen. Listening first and then reading them again leaves no gap
+        (`ws_auth.standing`): one committed before the read is seen by it, a later
+        one's notice reaches our topic.
         """
         if self.user_id is None:
             return True
         await self.join(fanout.user_topic(self.user_id))
-        if await off_loop(accounts_selectors.is_active)(self.user_id):
-            return True
-        await self.refuse("banned", BANNED, CLOSE_BANNED)
-        return False
+        found = await off_loop(ws_auth.standing)(self.scope)
+        if found == ws_auth.BANNED:
+            await self.refuse("banned", BANNED, CLOSE_BANNED)
+            return False
+        if found == ws_auth.REVOKED:
+            await self.refuse_revoked()
+            return False
+        return True
+
+    async def refuse_revoked(self) -> None:
+        """Refuse a socket whose token or session ended during its handshake."""
+        await self.refuse("credentials_revoked", REVOKED, CLOSE_UNAUTHORIZED)
 
     @property
     def user(self) -> Any:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_seat_handover'),
+        ('games', '0009_played_from'),
     ]
 
     operations = [

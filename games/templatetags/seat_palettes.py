@@ -1,11 +1,16 @@
-"""`{% seat_palette_css %}`: the seat palettes' CSS variables (games/boards/palettes.py),
-written into every page's <head> by base.html, so a palette or theme switch needs no
-stylesheet of its own and applies before the first paint."""
+"""`{% seat_palettes_href %}`: the URL of the seat palettes' stylesheet (the CSS
+variables of games/boards/palettes.py, served by `bloqueio_site.views.seat_palettes`),
+versioned by its content. base.html links it in every page's <head>, so a palette or
+theme switch needs no stylesheet of its own and applies before the first paint; a
+stylesheet rather than an inline <style>, which the Content-Security-Policy refuses."""
 
 from __future__ import annotations
 
+import hashlib
+from functools import cache
+
 from django import template
-from django.utils.safestring import SafeString, mark_safe
+from django.urls import reverse
 
 from games.boards.palettes import palette_css
 
@@ -13,6 +18,7 @@ register = template.Library()
 
 
 @register.simple_tag
-def seat_palette_css() -> SafeString:
-    # Built from our own files only (palettes.json, site.css): no user input in it.
-    return mark_safe(palette_css())
+@cache
+def seat_palettes_href() -> str:
+    version = hashlib.sha256(palette_css().encode()).hexdigest()[:12]
+    return f"{reverse('seat-palettes')}?v={version}"

@@ -16,7 +16,7 @@ def board(game: Game | None) -> SafeString:
     if game is None:
         return mark_safe("")
     svg = render_svg(game.kind, game.state, ply=game.ply)
-    return format_html('<div class="moderation-board" style="max-width:420px">{}</div>',
+    return format_html('<div class="moderation-board">{}</div>',  # static/css/admin.css
                        mark_safe(svg))  # our own renderer's output, no user text
 
 

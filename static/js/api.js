@@ -37,6 +37,7 @@ export function el(tag, attrs, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "style") node.style.cssText = v; // the CSSOM: a style="" attribute breaks the CSP
     else node.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) {

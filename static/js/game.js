@@ -383,6 +383,7 @@ $("resign-cancel").addEventListener("click", () => dialog.close());
 $("resign-confirm").addEventListener("click", () => { dialog.close(); send({ type: "resign", ref: "resign" }); });
 const share = $("share-link");
 if (share && !share.dataset.invite) share.value = location.href;
+if (share) share.addEventListener("focus", () => share.select()); // no inline handlers: CSP
 
 buildBoard();
 render();

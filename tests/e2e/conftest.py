@@ -9,6 +9,7 @@ server process sees their rows. Screenshots go to `test-artifacts/`.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import threading
 from collections.abc import Callable, Iterator
@@ -49,13 +50,40 @@ def worker(server: Server, tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
         yield process
 
 
+# Every page reports each Content-Security-Policy violation to the console (the init
+# script runs outside the page's policy): `run_in_browser` fails a test that met one.
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (e) => console.error(
+  `CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} ` +
+  `at ${e.sourceFile || e.documentURI}:${e.lineNumber} (${e.sample || ""})`));
+"""
+
+
+def as_function(expression: str) -> str:
+    """A `wait_for_function` expression as a function. Playwright evaluates a bare
+    expression again at every poll with the page's `eval`, which the site's policy
+    forbids ('unsafe-eval'); a function is compiled once, from outside the page, and
+    then called."""
+    head = expression.lstrip()
+    if head.startswith(("(", "function", "async")) or re.match(r"[\w$]+\s*=>", head):
+        return expression
+    return f"() => ({expression})"
+
+
+def csp_violation(text: str) -> bool:
+    """A console line that tells of a violation (ours, or Chromium's own "Refused to")."""
+    return text.startswith("CSP violation") or "Content Security Policy" in text
+
+
 def run_in_browser(server: Server, scenario: Callable[[Callable[..., Any]], None]) -> None:
     """Run `scenario(new_page)` with a fresh chromium, in a thread of its own.
 
     Playwright's sync API keeps an event loop running in the thread that uses it, which
     would make Django refuse the test database's flush at teardown in that thread; a
     separate thread keeps the two apart. `new_page(**context_options)` opens a page in
-    a fresh browser context (its own cookies), at the live server's base URL.
+    a fresh browser context (its own cookies), at the live server's base URL. Any
+    Content-Security-Policy violation on any of its pages fails the test
+    (bloqueio_site/csp.py).
     """
     if not Path(CHROMIUM).exists():
         pytest.fail(f"chromium is missing at {CHROMIUM}: apt-get install -y chromium")
@@ -68,16 +96,25 @@ def run_in_browser(server: Server, scenario: Callable[[Callable[..., Any]], None
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
 
+                violations: list[str] = []
+
                 def new_page(**options: Any) -> Any:
                     context = browser.new_context(base_url=server.http, **options)
                     context.set_default_timeout(15_000)
+                    context.add_init_script(CSP_LISTENER)
                     page = context.new_page()
                     page.errors = []
                     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+                    page.on("console", lambda msg: violations.append(
+                        f"{page.url}: {msg.text}") if csp_violation(msg.text) else None)
+                    waits = page.wait_for_function
+                    page.wait_for_function = lambda expression, *args, **kwargs: waits(
+                        as_function(expression), *args, **kwargs)
                     return page
 
                 try:
                     scenario(new_page)
+                    assert violations == [], f"Content-Security-Policy violations: {violations}"
                 finally:
                     browser.close()
         except BaseException as exc:

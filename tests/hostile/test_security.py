@@ -310,6 +310,7 @@ ROUTE_KINDS = {
     "api-game-analysis": "public", "api-game-analysis-best": "public",  # replay analysis
     "set_language": "write",  # the language switcher (docs/i18n.md)
     "javascript-catalog": "public",  # the scripts' words, /jsi18n/ (docs/web.md)
+    "seat-palettes": "public",  # the seat colours' stylesheet, /palettes.css
     # Password reset by e-mail and the account's address (accounts/addresses.py)
     "password_reset": "public", "password_reset_done": "public",
     "password_reset_confirm": "public", "password_reset_complete": "public",

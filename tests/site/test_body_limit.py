@@ -4,6 +4,7 @@ passes the limit, on the ASGI application, on a live server and behind HAProxy."
 
 from __future__ import annotations
 
+import asyncio
 import json
 import select
 import socket
@@ -186,3 +187,39 @@ def test_a_live_server_reads_bodies_within_the_limit_chunked_or_not(kind, tmp_pa
                 answers.append(read_answer(sock))
     for status, body in answers:
         assert status == 201 and json.loads(body)["kind"] == "bloqueio", body
+
+
+async def post_whole_then_read(port: int, path: str, token: bytes, size: int
+                               ) -> tuple[int, bytes]:
+    """A keep-alive client that sends the whole body (`size` bytes, declared, 64 KiB a
+    write as it drains) and only then reads the answer to its end, as async HTTP client
+    libraries do. A reset anywhere fails the caller."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nAuthorization: Token " + token
+                     + b"\r\nContent-Length: %d\r\n\r\n" % size)
+        for _ in range(0, size, 65536):
+            writer.write(b"x" * 65536)
+            await writer.drain()
+        data = await asyncio.wait_for(reader.read(), 20)  # to the end of the stream
+    finally:
+        writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), body
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["uvicorn", "daphne"])
+async def test_a_client_that_sends_the_whole_oversize_body_gets_the_413(kind, tmp_path):
+    """Before, the server closed the connection with the body still arriving: the kernel
+    answered the rest with a reset, which threw the 413 away before the client read it,
+    every time (issue 44, item 12). Now the connection closes only once the client has
+    had the answer (a lingering close: bloqueio_site/uvicorn_http.py, daphne_body)."""
+    user = await database_sync_to_async(make_user)("alice")
+    token = user.auth_token.key.encode()
+    with live_servers(1, tmp_path, kinds=[kind]) as (server,):
+        answers = [await post_whole_then_read(server.port, "/api/games/1/actions/", token,
+                                              1024 * 1024) for _ in range(10)]
+    for status, body in answers:
+        assert status == 413 and json.loads(body)["code"] == "too_large", (status, body)

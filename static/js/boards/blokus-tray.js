@@ -14,6 +14,7 @@ export function html(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "style") node.style.cssText = v; // the CSSOM: a style="" attribute breaks the CSP
     else node.setAttribute(k, v === true ? "" : v);
   }
   node.append(...children.flat().filter((c) => c !== null && c !== undefined));

@@ -5,7 +5,11 @@ const NS = "http://www.w3.org/2000/svg";
 // An SVG element with attributes (null/undefined ones left out) and optional text.
 export function svg(tag, attrs = {}, text) {
   const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined) continue;
+    if (k === "style") node.style.cssText = v; // the CSSOM: a style="" attribute breaks the CSP
+    else node.setAttribute(k, v);
+  }
   if (text !== undefined) node.textContent = text;
   return node;
 }
