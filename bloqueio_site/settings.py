@@ -25,6 +25,9 @@ DJANGO_ENV = env_choice("DJANGO_ENV", ("development", "production"), "developmen
 PRODUCTION = DJANGO_ENV == "production"
 
 DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
+# Django's technical 403/404/500 pages instead of the site's own under DEBUG
+# (bloqueio_site/error_pages.py).
+DEBUG_ERROR_PAGES = env_bool("DJANGO_DEBUG_ERROR_PAGES", default=False)
 
 _DEV_SECRET = "dev-only-insecure-key-never-used-in-production-0123456789abcdef"
 SECRET_KEY = env_str("DJANGO_SECRET_KEY")
@@ -75,6 +78,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A signed-in account's own language wins over the cookie and the browser's.
     "accounts.language.AccountLanguageMiddleware",
+    # The site's own 403/404/500 pages under DEBUG too (in the reader's language).
+    "bloqueio_site.error_pages.SiteErrorPagesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lockout into its own response.
