@@ -397,9 +397,20 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "filters": {"quiet_unavailable": {"()": "bloqueio_site.unavailable.QuietUnavailableFilter"}},
+    "filters": {"quiet_unavailable": {"()": "bloqueio_site.unavailable.QuietUnavailableFilter"},
+                "quiet_sockets": {"()": "bloqueio_site.quiet_logs.QuietSocketsFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
                              "filters": ["quiet_unavailable"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # One line per real event (bloqueio_site/quiet_logs.py): not every socket opened
+        # and closed, nor django-axes' four lines a log-in, unless LOG_LEVEL=debug.
+        "uvicorn.error": {"filters": [] if LOG_LEVEL == "DEBUG" else ["quiet_sockets"]},
+        "axes": {"level": LOG_LEVEL if LOG_LEVEL == "DEBUG" else "WARNING"},
+    },
 }
+if LOG_LEVEL != "DEBUG":
+    from bloqueio_site.quiet_logs import quiet_static_files_warning
+
+    quiet_static_files_warning()
