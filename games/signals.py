@@ -6,3 +6,9 @@ from django.dispatch import Signal
 # with `invitation` (games.models.Invitation, its game, invited user and inviter loaded).
 # The notifications app listens: it makes the notification and the e-mail.
 invited = Signal()
+
+# Sent after the commit that made a rematch offer (games/rematch.py), once per offer,
+# with `game` (the finished game), `offered_by` (a username) and `user_ids` (the other
+# people at the table, who are asked). The notifications app tells them as it tells an
+# invitation: a rematch is an invitation to play again.
+rematch_offered = Signal()

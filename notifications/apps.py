@@ -20,4 +20,6 @@ class NotificationsConfig(AppConfig):
 
         broadcast.subscribe(listeners.on_committed)
         signals.invited.connect(listeners.on_invited, dispatch_uid="notifications.invited")
+        signals.rematch_offered.connect(listeners.on_rematch_offered,
+                                        dispatch_uid="notifications.rematch_offered")
         worker.register("notification_emails", interval=5)(mail.send_pending)
