@@ -25,6 +25,9 @@ DJANGO_ENV = env_choice("DJANGO_ENV", ("development", "production"), "developmen
 PRODUCTION = DJANGO_ENV == "production"
 
 DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
+# Django's technical 403/404/500 pages instead of the site's own under DEBUG
+# (bloqueio_site/error_pages.py).
+DEBUG_ERROR_PAGES = env_bool("DJANGO_DEBUG_ERROR_PAGES", default=False)
 
 _DEV_SECRET = "dev-only-insecure-key-never-used-in-production-0123456789abcdef"
 SECRET_KEY = env_str("DJANGO_SECRET_KEY")
@@ -77,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A signed-in account's own language wins over the cookie and the browser's.
     "accounts.language.AccountLanguageMiddleware",
+    # The site's own 403/404/500 pages under DEBUG too (in the reader's language).
+    "bloqueio_site.error_pages.SiteErrorPagesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lockout into its own response.
@@ -400,9 +405,20 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "filters": {"quiet_unavailable": {"()": "bloqueio_site.unavailable.QuietUnavailableFilter"}},
+    "filters": {"quiet_unavailable": {"()": "bloqueio_site.unavailable.QuietUnavailableFilter"},
+                "quiet_sockets": {"()": "bloqueio_site.quiet_logs.QuietSocketsFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
                              "filters": ["quiet_unavailable"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # One line per real event (bloqueio_site/quiet_logs.py): not every socket opened
+        # and closed, nor django-axes' four lines a log-in, unless LOG_LEVEL=debug.
+        "uvicorn.error": {"filters": [] if LOG_LEVEL == "DEBUG" else ["quiet_sockets"]},
+        "axes": {"level": LOG_LEVEL if LOG_LEVEL == "DEBUG" else "WARNING"},
+    },
 }
+if LOG_LEVEL != "DEBUG":
+    from bloqueio_site.quiet_logs import quiet_static_files_warning
+
+    quiet_static_files_warning()

@@ -35,5 +35,6 @@ urlpatterns = [
 ]
 
 handler400 = "bloqueio_site.views.bad_request"
+handler403 = "bloqueio_site.views.permission_denied"
 handler404 = "bloqueio_site.views.not_found"
 handler500 = "bloqueio_site.views.server_error"

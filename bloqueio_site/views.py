@@ -18,10 +18,25 @@ def _wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/") or request.path == "/healthz"
 
 
+def _page(request: HttpRequest, template: str, status: int) -> HttpResponse:
+    """An error page of the site's own (bloqueio_site/error_pages.py knows it by the mark)."""
+    response = render(request, template, status=status)
+    response.site_page = True  # type: ignore[attr-defined]
+    return response
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _wants_json(request):
         return JsonResponse({"code": "not_found", "detail": _("Not found.")}, status=404)
-    return render(request, "404.html", status=404)
+    return _page(request, "404.html", 404)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None
+                      ) -> HttpResponse:
+    if _wants_json(request):
+        return JsonResponse({"code": "forbidden",
+                             "detail": _("You may not do this.")}, status=403)
+    return _page(request, "403.html", 403)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -32,13 +47,13 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return unavailable.response(request, exc)
     if _wants_json(request):
         return JsonResponse({"code": "server_error", "detail": _("Server error.")}, status=500)
-    return render(request, "500.html", status=500)
+    return _page(request, "500.html", 500)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _wants_json(request):
         return JsonResponse({"code": "bad_request", "detail": _("Bad request.")}, status=400)
-    return render(request, "400.html", status=400)
+    return _page(request, "400.html", 400)
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

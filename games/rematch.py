@@ -11,6 +11,7 @@ the last "yes" makes one game.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -18,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import announce, engine, privacy, round_store, seat_rows
+from games import announce, engine, privacy, round_store, seat_rows, signals
 from games.errors import GameNotFound, NotAPlayer, NotFinished, RematchClosed
 from games.models import Game, Rematch, Seat, Status
 from games.selectors import seats_of
@@ -100,6 +101,11 @@ def offer(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
         event = ("rematch_started" if rematch.new_game_id is not None
                  else "rematch_offered" if created else "rematch_accepted")
         _tell(game, people, event, state)
+        if created and rematch.new_game_id is None:
+            others = [uid for uid in people if uid != user.pk]
+            transaction.on_commit(partial(
+                signals.rematch_offered.send, sender=Rematch, game=game,
+                offered_by=user.get_username(), user_ids=others))
     return state
 
 

@@ -10,3 +10,9 @@ invited = Signal()
 # Sent after the commit that took an invitation back (games.invitations.revoke), with
 # `invitation`: the notifications app settles its notice and the e-mail not yet sent.
 invitation_revoked = Signal()
+
+# Sent after the commit that made a rematch offer (games/rematch.py), once per offer,
+# with `game` (the finished game), `offered_by` (a username) and `user_ids` (the other
+# people at the table, who are asked). The notifications app tells them as it tells an
+# invitation: a rematch is an invitation to play again.
+rematch_offered = Signal()

@@ -22,4 +22,6 @@ class NotificationsConfig(AppConfig):
         signals.invited.connect(listeners.on_invited, dispatch_uid="notifications.invited")
         signals.invitation_revoked.connect(listeners.on_invitation_revoked,
                                            dispatch_uid="notifications.invitation_revoked")
+        signals.rematch_offered.connect(listeners.on_rematch_offered,
+                                        dispatch_uid="notifications.rematch_offered")
         worker.register("notification_emails", interval=5)(mail.send_pending)

@@ -1,4 +1,5 @@
-"""Notifications made from what games announce: "your turn", "game over", invitations.
+"""Notifications made from what games announce: "your turn", "game over", invitations
+and rematch offers.
 
 Only for turn-based games: in a live game the player is at the board, and the game's own
 socket (and `/ws/me/`'s `your_turn` hint) already says so. Registered as a
@@ -77,3 +78,14 @@ def on_invitation_revoked(sender: Any, *, invitation: Invitation, **kwargs: Any)
     rows.filter(mail=Mail.PENDING).update(mail=Mail.SKIPPED)
     if rows.filter(read_at__isnull=True).update(read_at=timezone.now()):
         services.push_unread(invitation.invited_id)
+
+
+def on_rematch_offered(sender: Any, *, game: Any, offered_by: str, user_ids: list[int],
+                       **kwargs: Any) -> None:
+    """`games.signals.rematch_offered`, after the offer's commit: every other person at
+    the table is told, as for an invitation (its badge, list and e-mail choice), so one
+    who left the page still learns of it; the notice opens the finished game, where the
+    offer is answered."""
+    for user in User.objects.filter(pk__in=user_ids):
+        services.notify(user, Kind.INVITATION, game_id=game.pk,
+                        data={"kind": game.kind, "by": offered_by, "rematch": True})

@@ -15,6 +15,9 @@ def sentence(note: Notification) -> str:
         return _("Your turn in game #%(id)s (%(kind)s).") % game
     if note.kind == Kind.GAME_OVER:
         return _("Game #%(id)s (%(kind)s) is over.") % game
+    if note.kind == Kind.INVITATION and data.get("rematch"):
+        return _("%(by)s offers a rematch of game #%(id)s (%(kind)s).") % {
+            **game, "by": data.get("by", "?")}
     if note.kind == Kind.INVITATION:
         return _("%(by)s invites you to game #%(id)s (%(kind)s).") % {
             **game, "by": data.get("by", "?")}

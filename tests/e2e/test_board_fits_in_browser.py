@@ -51,3 +51,29 @@ def test_the_board_and_the_controls_fit_a_laptop_screen(server: Any, width: int,
         assert page.errors == []
 
     run_in_browser(server, scenario)
+
+
+@pytest.mark.parametrize("kind", ["bloqueio", "blokus2"])
+def test_a_flash_message_does_not_push_the_board_below_the_fold(server: Any, kind: str) -> None:
+    """Bob takes the last seat from the lobby: the game page opens with "You took the last
+    seat…" above it, and the board still ends on the first screen at 1280x720."""
+    users = [live_user(name) for name in PEOPLE]
+    seats = engine.get(kind).info.seats
+    game = services.create_game(user=users[0], kind=kind)
+    for user in users[2:seats]:
+        services.join_game(game_id=game.pk, user=user)
+
+    def scenario(new_page: Any) -> None:
+        page = new_page(viewport={"width": 1280, "height": 720})
+        log_in(page, "bob")
+        page.goto("/")
+        page.locator(f'#open-games li[data-game="{game.pk}"] button').click()
+        page.wait_for_url(f"**/games/{game.pk}/")
+        live_game(page)
+        page.wait_for_selector(".messages li")
+        bottom = page.evaluate(BOTTOM, "#board svg")
+        shot(page, f"fit-flash-{kind}")
+        assert bottom <= 720, bottom
+        assert page.errors == []
+
+    run_in_browser(server, scenario)

@@ -78,8 +78,10 @@ def test_the_lobby_and_a_game_against_the_computer_read_in_portuguese(server: An
         assert "10 paredes" in me.inner_text() and "da vez" in me.inner_text()
         assert bot.locator(".name a").inner_text() == "Computador (fácil)"
         clock = me.locator(".clock")
-        assert re.fullmatch(r"[45]:\d\d", clock.inner_text())  # running: 5:00 or a little less
-        assert clock.get_attribute("aria-label").startswith("Relógio de Vermelho: ")
+        # the first move's window runs (0:30 or a little less), said in Portuguese
+        assert re.fullmatch(r"0:[0-3]\d", clock.inner_text())
+        assert clock.get_attribute("aria-label").startswith("Primeiro lance de Vermelho: ")
+        assert page.inner_text("#first-move").startswith("Primeiro lance em até 0:")
         assert page.inner_text("#moves") == "Nenhum lance ainda."
         assert page.inner_text("#hint") == "Dica"
         assert page.inner_text("#barrier-mode") == "Modo parede: desligado"  # Quoridor's walls

@@ -83,6 +83,30 @@ def test_a_real_turn_based_game_notifies_by_itself(alice, bob, carol):
     assert text == f"alice invites you to game #{table.pk} (Quoridor)."
 
 
+def test_a_rematch_offer_tells_the_rest_of_the_table_as_an_invitation(alice, bob, carol):
+    """Issue 45: a player who left the page never learnt of a rematch offer. Every other
+    person at the table gets it with invitations (badge, list, the e-mail they chose);
+    the offerer, a bot, and later answers make no more."""
+    from games import rematch
+    from games import services as games
+
+    game = started_game([alice, bob, carol], kind="quoridor4", bots=["easy"])
+    games.resign(game_id=game.pk, user=bob)
+    games.resign(game_id=game.pk, user=carol)
+    games.resign(game_id=game.pk, user=alice)
+    services.set_email_choices(_verified(bob, "bob@example.org"), {"invitation": True})
+    rematch.offer(game_id=game.pk, user=alice)
+    notes = Notification.objects.filter(kind=Kind.INVITATION, game_id=game.pk)
+    assert sorted(notes.values_list("user__username", flat=True)) == ["bob", "carol"]
+    assert notes.get(user=bob).mail == Mail.PENDING and notes.get(user=carol).mail == Mail.NONE
+    listing = client_for(bob).get("/api/notifications/").json()
+    assert listing["unread"] == 1
+    assert listing["results"][0]["text"] == (
+        f"alice offers a rematch of game #{game.pk} (Quoridor (4 players)).")
+    rematch.offer(game_id=game.pk, user=bob)  # an answer is not a new offer
+    assert notes.count() == 2
+
+
 def test_live_games_make_no_rows(alice, bob):
     game = started_game([alice, bob], kind="quoridor")
     play(game, [alice, bob], QUORIDOR_OPENING)  # the real listener ran after each commit

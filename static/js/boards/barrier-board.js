@@ -319,7 +319,14 @@ export class Board {
     });
     this.el.addEventListener("pointerleave", () => { hovered = null; this.emit("hover", null); });
     this.el.addEventListener("click", (e) => {
-      if (pointerType === "touch" && this.magnifier.wanted()) { this.magnifier.zoomAt(e.clientX, e.clientY); return; }
+      if (pointerType === "touch" && this.magnifier.wanted()) {
+        // A highlighted cell is played at the first tap, as the help says ("tap a highlighted
+        // cell"); anything else (a groove, a plain cell) magnifies first.
+        const h = this.hit(e, pointerType);
+        if (h && h.cell && this.legal.has(key(h.cell))) { this.emit("cell", h.cell, pointerType); return; }
+        this.magnifier.zoomAt(e.clientX, e.clientY);
+        return;
+      }
       // A mouse clicks where it last moved: what the preview shows there is what is played
       // (a click's coordinates may be rounded differently from the move's).
       const near = hovered && pointerType !== "touch" && Math.abs(hovered.x - e.clientX) <= 2 && Math.abs(hovered.y - e.clientY) <= 2;

@@ -2,7 +2,8 @@
 // board or an 11x11 Bloqueio board on a phone). The whole board fits the screen; on a
 // touch screen, when its squares measure under MIN_PX, a tap magnifies the part around
 // it (the SVG's viewBox narrows, so the board keeps its place and size on the page) until
-// squares measure TARGET_PX, and the next tap there is the move. "Whole board" (or a
+// squares measure TARGET_PX, and the next tap there is the move (a board may play a tap on
+// a highlighted square at once: Bloqueio's pawn moves). "Whole board" (or a
 // played move) shows all of it again; the board module puts that button among its tools. Pointer mapping goes through getScreenCTM, so every
 // board's hit test reads the magnified view unchanged.
 
