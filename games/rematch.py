@@ -62,6 +62,16 @@ def rematch_json(game: Game, seats: list[Seat] | None = None) -> dict[str, Any] 
     return state_of(found, seats if seats is not None else list(game.seats.all()))
 
 
+def still_asks(game_id: Any, user_id: int) -> bool:
+    """Whether the rematch offered of `game_id` still asks `user_id` something: offered,
+    neither started nor declined, and not yet answered by them. Its notice's e-mail is
+    for such an offer only (notifications/mail.py)."""
+    found = Rematch.objects.filter(game_id=game_id, new_game__isnull=True).first() \
+        if isinstance(game_id, int) else None
+    return (found is not None and False not in found.answers.values()
+            and str(user_id) not in found.answers)
+
+
 def _locked(game_id: int, user: AbstractBaseUser) -> tuple[Game, list[Seat]]:
     found = round_store.lock_row(game_id)
     if found is None:

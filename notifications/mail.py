@@ -24,7 +24,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games import invitations
+from games import invitations, rematch
 from notifications.models import Kind, Mail, Notification, TurnMail
 from notifications.services import email_choice
 from notifications.texts import kind_label, sentence
@@ -87,8 +87,7 @@ def _deliver(note: Notification, now: datetime) -> Mail:
     if note.kind == Kind.YOUR_TURN and (note.read_at is not None
                                         or not _turn_mail_allowed(note, now)):
         return Mail.SKIPPED
-    if note.kind == Kind.INVITATION and not invitations.still_valid(
-            (note.data or {}).get("invitation")):
+    if note.kind == Kind.INVITATION and not _still_asks(note):
         return Mail.SKIPPED  # taken back, answered, or its game started or ended since
     link = settings.SITE_URL + (reverse("game", args=[note.game_id]) if note.game_id
                                 else reverse("notifications"))
@@ -108,6 +107,15 @@ def _deliver(note: Notification, now: datetime) -> Mail:
         log.warning("notification %s: e-mail not sent: %r", note.pk, exc)
         return Mail.FAILED
     return Mail.SENT
+
+
+def _still_asks(note: Notification) -> bool:
+    """An invitation's notice, or a rematch offer's (an invitation to play again), still
+    asks its reader something."""
+    data = note.data or {}
+    if data.get("rematch"):
+        return rematch.still_asks(note.game_id, note.user_id)
+    return invitations.still_valid(data.get("invitation"))
 
 
 def _turn_mail_allowed(note: Notification, now: datetime) -> bool:

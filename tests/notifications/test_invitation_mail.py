@@ -66,3 +66,29 @@ def test_no_notice_for_a_game_over_before_the_invitation_committed(alice, bob):
         game_id, _invitation = _invite(alice)
         services.leave_game(game_id=game_id, user=alice)  # aborted in the same commit
     assert not Notification.objects.filter(user=bob).exists()
+
+
+def test_a_rematch_offer_is_mailed_while_it_still_asks(alice, bob, carol, mailbox: Mailbox):
+    """A rematch offer is an invitation to play again (issue #45): mailed to who chose
+    invitations by e-mail, unless it was declined (or started, or answered) before the
+    worker got to it. It has no invitation row, so "still asks" is the offer's own."""
+    from games import rematch
+    from tests.games.helpers import started_game
+
+    _wants_invitations(bob)
+    _wants_invitations(carol)
+    duel = started_game([alice, bob], kind="quoridor")
+    services.resign(game_id=duel.pk, user=alice)
+    table = started_game([alice, carol], kind="quoridor")
+    services.resign(game_id=table.pk, user=alice)
+    rematch.offer(game_id=duel.pk, user=alice)
+    rematch.offer(game_id=table.pk, user=alice)
+    rematch.decline(game_id=table.pk, user=carol)  # declined before the worker ran
+
+    assert mail.send_pending() == 1
+    [message] = mailbox.messages
+    assert message["To"] == "bob@example.com"
+    assert f"/games/{duel.pk}/" in body(message) and "rematch" in body(message)
+    notes = Notification.objects.filter(kind=Kind.INVITATION)
+    assert notes.get(user=bob).mail == Mail.SENT
+    assert notes.get(user=carol).mail == Mail.SKIPPED
