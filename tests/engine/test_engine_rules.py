@@ -285,8 +285,8 @@ JAMMED = ("e7 a7h a3 h4 e6 c7h a2 i4 e5 g7h a1 h4 e4 f0 b1 i4 e3 e0 c1 h4 e2 f0 
 
 
 def test_a_seat_that_cannot_act_passes_and_play_goes_on() -> None:
-    """RULES.md, Stalemates: the seat to move with no legal action gets a `pass`, and the
-    game goes on while another seat can act."""
+    """docs/rules.md#turns-passes-and-plies: the seat to move with no legal action gets a
+    `pass`, and the game goes on while another seat can act."""
     rules = engine.get("quoridor4")
     state = rules.replay(rules.parse_game(JAMMED))
     assert (state.ply, state.turn, state.barriers_left[0]) == (44, 0, 0)

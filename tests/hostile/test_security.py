@@ -325,6 +325,7 @@ ROUTE_KINDS = {
     # is "token" (a wrong token is not found); the rest are writes or the caller's own.
     "game-invite": "token", "api-game-invitations": "write", "api-my-invitations": "own",
     "api-invitation-accept": "write", "api-invitation-decline": "write",
+    "api-invitation-revoke": "write",  # taking an invitation back (issue #44)
     "api-game-rematch": "write", "api-game-rematch-decline": "write",
 }
 

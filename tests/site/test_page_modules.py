@@ -107,7 +107,7 @@ def test_blokus_pieces_are_the_board_specs(scripts):
     pieces = board_spec("blokus")["pieces"]
     assert found["names"] == [p["name"] for p in pieces]
     assert found["orients"] == [p["orientations"] for p in pieces]
-    assert sum(found["sizes"]) == 89 and len(found["names"]) == 21  # RULES.md section 5
+    assert sum(found["sizes"]) == 89 and len(found["names"]) == 21  # docs/rules.md#blokus
 
 
 def test_a_retry_after_is_read_as_the_server_writes_it(scripts):
