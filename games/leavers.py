@@ -30,7 +30,7 @@ from bloqueio_site.errors import Unavailable
 from bloqueio_site.jsontext import iso
 from games import round_store, state_cache
 from games.announce import announce_on_commit
-from games.bot_accounts import bot_account
+from games.bot_accounts import bot_account, require_offered
 from games.errors import (
     AlreadyLeft,
     GameError,
@@ -140,13 +140,14 @@ def hand_to_bot(*, game_id: int, seat: int, user: AbstractBaseUser,
     try:
         bot = bot_account(level)
     except (ValueError, TypeError):
-        raise InvalidRequest(_("Unknown bot level %(level)s: easy, medium or hard.")
+        raise InvalidRequest(_("Unknown bot level %(level)s: easy, medium, hard or perfect.")
                              % {"level": repr(level)}, code="unknown_level") from None
     with transaction.atomic():
         found = round_store.lock_row(game_id)
         if found is None:
             raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
         game, seats = found
+        require_offered(game.kind, level)
         if not 0 <= seat < game.seat_count:
             raise InvalidRequest(_("This game has seats 0 to %(last)s.")
                                  % {"last": game.seat_count - 1})

@@ -40,6 +40,7 @@ LEVEL_NAMES = {
     "easy": pgettext_lazy("bot level", "easy"),
     "medium": pgettext_lazy("bot level", "medium"),
     "hard": pgettext_lazy("bot level", "hard"),
+    "perfect": pgettext_lazy("bot level", "perfect"),
 }
 BOT_ABOUT = (
     gettext_noop("A beginner: it often moves or places at random, and medium beats it in "
@@ -52,6 +53,8 @@ BOT_ABOUT = (
                  "and a simple greedy player in nearly all of them, and wins six to eight "
                  "four-seat races in ten against three greedy players and about six in "
                  "ten against three medium."),
+    gettext_noop("Blockade and Blockade Run only: it proves who wins with best play and "
+                 "never lets a proved win go; the first player wins both."),
 )
 
 # A game's status (games.models.Status).
