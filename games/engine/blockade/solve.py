@@ -25,6 +25,7 @@ import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -34,7 +35,7 @@ from .run import GOALS
 
 BOOK = Path(__file__).with_name("run_book.bin")
 BOOK_MIN_NODES = 2000  # a position goes in the book when proving it costs this many
-PLACE_MEMO = 400_000  # Blockade plies memo entries kept (least recently used dropped)
+PLACE_MEMO = 100_000  # Blockade plies memo entries kept (least recently used dropped)
 EVEN = sum(1 << i for i in range(25) if (i // 5 + i % 5) % 2 == 0)  # the 13 of one colour
 
 
@@ -99,7 +100,8 @@ def place_plies(empty: int, at: int, nodes: Nodes) -> int:
     key = (empty, at)
     found = _plies_memo.get(key)
     if found is not None:
-        _plies_memo.move_to_end(key)
+        with suppress(KeyError):  # another thread may have dropped it meanwhile
+            _plies_memo.move_to_end(key)
         return found
     nodes.spend()
     moves = NEIGHBOURS[at] & empty
@@ -113,7 +115,8 @@ def place_plies(empty: int, at: int, nodes: Nodes) -> int:
         best = p if best == 0 else min(best, p) if win else max(best, p)
     _plies_memo[key] = best
     if len(_plies_memo) > PLACE_MEMO:
-        _plies_memo.popitem(last=False)
+        with suppress(KeyError):
+            _plies_memo.popitem(last=False)
     return best
 
 
