@@ -4,12 +4,14 @@ Each pairing puts one seat of the tested level against the others (seats rotated
 game by game) and reports how often that seat wins, with a 95 % Wilson interval, and
 the CPU time per move of each level (median, max). Draws and shared first places count
 as not won. ``greedy`` is not a level: it is the family's yardstick from
-bench/opponents.py (the greedy racer in the barrier kinds), written apart from the bots.
+bench/opponents.py (the greedy racer in the barrier kinds), written apart from the bots;
+nor is ``blocker`` (the barrier kinds' greedy blocker of issue #48, same file).
 
     python bench/bot_ladder.py --games 10            # every pairing
     python bench/bot_ladder.py --quick               # 4 games each, a smoke run
     python bench/bot_ladder.py --kinds quoridor,blockade --games 20 --jobs 2
     python bench/bot_ladder.py --only greedy --kinds bloqueio --fixed   # node budgets only
+    nice -n 10 python bench/bot_ladder.py --only blocker --kinds bloqueio,quoridor4 --fixed
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from bench import opponents
 from games import bots, engine
 
 GREEDY = "greedy"  # the family's yardstick opponent (bench/opponents.py), not a level
+BLOCKER = "blocker"  # the barrier kinds' greedy blocker (bench/opponents.py, issue #48)
 FIRST = "first"  # a pairing whose tested level always sits first (no rotation)
 
 Pairing = tuple[str, str, str, float]
@@ -45,7 +48,8 @@ def _twins(kinds: tuple[str, str], *rows: tuple[str, str, float]) -> tuple[Pairi
 # a tested level suffixed "/first" always plays seat 0
 PAIRINGS: tuple[Pairing, ...] = (
     *_twins(("bloqueio", "quoridor4"),
-            ("hard", GREEDY, 0.50), ("medium", GREEDY, 0.35), ("hard", "medium", 0.60)),
+            ("hard", GREEDY, 0.50), ("medium", GREEDY, 0.35), ("hard", "medium", 0.60),
+            ("hard", BLOCKER, 0.50), ("medium", BLOCKER, 0.35)),
     *_twins(("bloqueio2", "quoridor"),
             ("hard", GREEDY, 0.90), ("medium", GREEDY, 0.90), ("hard", "medium", 0.75)),
     ("blokus", "hard", GREEDY, 0.60),
@@ -57,6 +61,8 @@ PAIRINGS: tuple[Pairing, ...] = (
     ("blockade", "hard/" + FIRST, GREEDY, 1.00),
     ("blockade_run", "hard", GREEDY, 0.75),
     ("blockade_run", "hard", "medium", 0.75),
+    *((kind, "perfect/" + FIRST, other, 1.00)
+      for kind in ("blockade", "blockade_run") for other in ("hard", GREEDY)),
     ("blockade", "medium", "easy", 0.80),
     *((kind, "medium", "easy", 0.90) for kind in engine.KINDS if kind != "blockade"),
 )
@@ -87,8 +93,9 @@ def play(kind: str, tested: str, others: str, game: int, seed: int, fixed: bool)
         level = levels[state.turn]
         start = time.process_time()  # CPU time: other work on the machine does not count
         move_seed = seed * 7919 + game * 31 + state.turn
-        if level == GREEDY:
-            action = opponents.play(yardstick, rules, state, move_seed)
+        if level == GREEDY or level in opponents.YARDSTICKS:
+            name = yardstick if level == GREEDY else level
+            action = opponents.play(name, rules, state, move_seed)
         else:
             action = bots.choose(
                 rules, state, level, seed=move_seed,

@@ -8,6 +8,13 @@ public masks) and breaks ties with a seeded coin:
 - ``racer`` (barrier kinds): one ply deep, it plays the legal action that maximizes the
   closest opponent's shortest path minus its own (pawns ignored), and places a barrier
   only when that gains at least one step more than its best pawn move.
+- ``blocker`` (barrier kinds; issue #48's greedy player): one ply deep against the rival
+  closest to winning (fewest steps, then the next to move after it), fixed before it
+  moves: the step that most improves its own path against that rival's, or the barrier
+  that lengthens that rival's path the most, placed only when it lengthens it by more
+  than its best step shortens its own. Unlike ``racer``, the barrier is judged by that
+  rival alone, not by whoever is closest once it is placed, so three blockers all wall
+  off whoever leads.
 - ``blokus_greedy``: the largest piece that fits, placed where its colour keeps the most
   free corners.
 - ``blockade_greedy``: Blockade, the placement that leaves the opponent the fewest
@@ -88,6 +95,40 @@ def racer(rules: Rules, state: Any, rng: random.Random) -> Any:
     return _pick(rng, _argmax(legal, value))
 
 
+def blocker(rules: Rules, state: Any, rng: random.Random) -> Any:
+    """The greedy blocker (issue #48): steps against the rival closest to winning, and
+    walls that rival off whenever a barrier costs it more than a step gains us."""
+    me = state.turn
+    legal = rules.legal_actions(state)
+    if legal == [PASS]:
+        return PASS
+    others = [s for s in range(rules.seats) if s != me and state.in_game[s]]
+    order = {s: (s - me) % rules.seats for s in others}  # who moves sooner after us
+    rival = min(others, key=lambda s: (_dist(rules, state, s), order[s]))
+    mine, theirs = _dist(rules, state, me), _dist(rules, state, rival)
+
+    def value(action: Any) -> float:
+        after = rules.apply(state, action)
+        if after.turn is None:
+            return _race(rules, after, me)  # a win (or, never here, a loss)
+        return _dist(rules, after, rival) - _dist(rules, after, me)
+
+    moves = [a for a in legal if type(a).__name__ == "Move"]
+    barriers = [a for a in legal if type(a).__name__ == "Barrier"]
+    best_moves = _argmax(moves, value) if moves else []
+    if best_moves and value(best_moves[0]) >= FAR:
+        return _pick(rng, best_moves)  # the winning step
+    gain = mine - _dist(rules, rules.apply(state, best_moves[0]), me) if best_moves else 0
+    if barriers:
+        best_barriers = _argmax(barriers, lambda a: _dist(rules, rules.apply(state, a), rival))
+        longer = _dist(rules, rules.apply(state, best_barriers[0]), rival) - theirs
+        if longer > gain or not best_moves:
+            return _pick(rng, _argmax(best_barriers, value))
+    if best_moves:
+        return _pick(rng, best_moves)
+    return _pick(rng, _argmax(legal, value))
+
+
 # -- Blokus ---------------------------------------------------------------------------
 
 
@@ -161,6 +202,7 @@ def _run_distance(state: Any, seat: int) -> int:
 
 YARDSTICKS: dict[str, Callable[[Rules, Any, random.Random], Any]] = {
     "racer": racer,
+    "blocker": blocker,
     "blokus_greedy": blokus_greedy,
     "blockade_greedy": blockade_greedy,
 }

@@ -1,4 +1,5 @@
-"""Replay analysis: every seat's measure after each ply, and the `hard` bot's choice at a ply.
+"""Replay analysis: every seat's measure after each ply, and the `hard` bot's choice at a ply
+(the `perfect` bot's, with the position's exact value, where the kind is solved).
 
 Read-only and derived from the event log (the truth), through the engine's protocol only
 (`Rules.measure`, `info.measure_name`), so every family gets it unchanged. Both answers
@@ -114,8 +115,9 @@ def best_move(game: Game, ply: int, key: str) -> dict[str, Any]:
         raise NoSeatToMove(_("Nobody is to move after ply %(ply)s: the game is over there.")
                            % {"ply": ply})
     started = time.perf_counter()
+    level = bots.strongest(rules, LEVEL)
     try:
-        choice = bots.think(rules, state, LEVEL, seed=game.pk, budget_s=BUDGET_S)
+        choice = bots.think(rules, state, level, seed=game.pk, budget_s=BUDGET_S)
     except ValueError as exc:  # no legal action: the position is over in all but name
         raise NoSeatToMove(_("There is no move to suggest after ply %(ply)s: %(why)s.")
                            % {"ply": ply, "why": exc}) from None
@@ -125,12 +127,22 @@ def best_move(game: Game, ply: int, key: str) -> dict[str, Any]:
     except ValueError:  # an explanation must never cost the answer
         reason = ""
     found = {
-        "game": game.pk, "ply": ply, "seat": state.turn, "level": LEVEL,
+        "game": game.pk, "ply": ply, "seat": state.turn, "level": level,
         "action": choice.action.to_json(), "notation": rules.format_action(choice.action),
         "reason": reason, "nodes": choice.nodes, "depth": choice.depth, "ms": ms,
+        **exact_value(rules, state, choice),
     }
     soft_cache.set(key, found, BEST_TTL)
     return found
+
+
+def exact_value(rules: engine.Rules, state: Any, choice: bots.Choice) -> dict[str, Any]:
+    """`{value: "win"|"loss", exact: true, plies}` for the seat to move where the kind is
+    solved and the proof fits in the budget (the bot's own, or a forced move's); else {}."""
+    verdict = choice.verdict
+    if verdict is None and bots.SOLVED_ONLY in bots.levels(rules):
+        verdict = bots.solve(rules, state, budget_s=BUDGET_S)
+    return {} if verdict is None else verdict.to_json()
 
 
 def _key(game: Game, what: str, ply: int) -> str:

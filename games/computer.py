@@ -140,13 +140,13 @@ def tick(*, budget_s: float = TICK_BUDGET_S) -> int:
     deadline = time.monotonic() + budget_s
     played = 0
     while turns := due():
-        hard_left = sum(t.level == "hard" for t in turns)
+        hard_left = sum(t.level in bots.THINKING for t in turns)
         played_before = played
         for turn in turns:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return played
-            if turn.level == "hard":
+            if turn.level in bots.THINKING:
                 share = remaining / hard_left
                 hard_left -= 1
             else:

@@ -1,5 +1,6 @@
 """Hints: the `medium` bot's suggestion for the caller's seat, with a reason in words
-(the bots' English, translated by `games.texts`).
+(the bots' English, translated by `games.texts`); where the kind is solved, the
+`perfect` bot's, with the position's exact value (`value`, `exact`, `plies`).
 
 Casual games only (a hint in a ranked game would be a second player); computed from the
 stored state, read-only. The suggestion is deterministic for a position (the seed is the
@@ -8,13 +9,14 @@ game and ply), so asking twice gives the same hint.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
 from games import bots, engine, privacy, texts
+from games.analysis import exact_value
 from games.errors import GameError, NotAPlayer, NotYourTurn
 from games.models import Game, Status
 from games.services import require_playing
@@ -33,6 +35,7 @@ class Hint:
     action: dict[str, Any]
     notation: str
     reason: str
+    exact: dict[str, Any] = field(default_factory=dict)  # analysis.exact_value's
 
 
 def hint(*, game_id: int, user: AbstractBaseUser) -> Hint:
@@ -51,7 +54,9 @@ def hint(*, game_id: int, user: AbstractBaseUser) -> Hint:
     state = rules.state_from_json(game.state)
     if state.turn != seat or game.status != Status.ACTIVE:
         raise NotYourTurn(_("A hint is for your own turn."))
-    action = bots.choose(rules, state, LEVEL, seed=game.pk * 100_003 + game.ply,
-                         budget_s=BUDGET_S)
+    choice = bots.think(rules, state, bots.strongest(rules, LEVEL),
+                        seed=game.pk * 100_003 + game.ply, budget_s=BUDGET_S)
+    action = choice.action
     return Hint(action.to_json(), rules.format_action(action),
-                texts.sentence(bots.explain(rules, state, action)))  # in the reader's language
+                texts.sentence(bots.explain(rules, state, action)),  # in the reader's language
+                exact_value(rules, state, choice))

@@ -30,7 +30,7 @@ from bloqueio_site.errors import Unavailable
 from bloqueio_site.jsontext import iso
 from games import privacy, round_store, state_cache
 from games.announce import announce_on_commit
-from games.bot_accounts import bot_account
+from games.bot_accounts import bot_account, require_offered
 from games.errors import (
     AlreadyLeft,
     GameError,
@@ -139,7 +139,7 @@ def hand_to_bot(*, game_id: int, seat: int, user: AbstractBaseUser,
     try:
         bot = bot_account(level)
     except (ValueError, TypeError):
-        raise InvalidRequest(_("Unknown bot level %(level)s: easy, medium or hard.")
+        raise InvalidRequest(_("Unknown bot level %(level)s: easy, medium, hard or perfect.")
                              % {"level": repr(level)}, code="unknown_level") from None
     with transaction.atomic():
         found = round_store.lock_row(game_id)
@@ -147,6 +147,7 @@ def hand_to_bot(*, game_id: int, seat: int, user: AbstractBaseUser,
             raise privacy.not_found(game_id)
         game, seats = found
         privacy.hide_from_strangers(game, user, seats=seats)
+        require_offered(game.kind, level)
         if not 0 <= seat < game.seat_count:
             raise InvalidRequest(_("This game has seats 0 to %(last)s.")
                                  % {"last": game.seat_count - 1})

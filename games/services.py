@@ -24,7 +24,7 @@ from accounts.models import User
 from bloqueio_site import limits
 from games import engine, privacy, round_store, seat_rows
 from games.announce import announce_on_commit
-from games.bot_accounts import bot_account
+from games.bot_accounts import bot_account, require_offered
 from games.errors import (
     AlreadySeated,
     AlreadyStarted,
@@ -116,7 +116,7 @@ def _bot(level: Any) -> AbstractBaseUser:
     try:
         return bot_account(level)
     except (ValueError, TypeError):
-        raise InvalidRequest(_("Unknown bot level %(level)s: easy, medium or hard.")
+        raise InvalidRequest(_("Unknown bot level %(level)s: easy, medium, hard or perfect.")
                              % {"level": repr(level)}, code="unknown_level") from None
 
 
@@ -173,6 +173,8 @@ def create_game(
         raise InvalidRequest(_("This game has %(count)s seats besides yours.")
                              % {"count": rules.seats - 1}, code="too_many_bots")
     bot_users = [_bot(level) for level in bots]
+    for level in bots:
+        require_offered(kind, level)
     if ranked and clean_tc is None:
         clean_tc = default_time_control(kind)
     if address is not None:
@@ -329,6 +331,7 @@ def add_bot(
             raise HumansOnly(_("Ranked games are between people."))
         if _seat_of(seats, user) is None:
             raise NotAPlayer(_("Only a seated player can add a bot."))
+        require_offered(game.kind, level)
         return _take_seat(game, seats, bot, seat, bot=True)
 
 

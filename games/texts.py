@@ -40,6 +40,7 @@ LEVEL_NAMES = {
     "easy": pgettext_lazy("bot level", "easy"),
     "medium": pgettext_lazy("bot level", "medium"),
     "hard": pgettext_lazy("bot level", "hard"),
+    "perfect": pgettext_lazy("bot level", "perfect"),
 }
 BOT_ABOUT = (
     gettext_noop("A beginner: it often moves or places at random, and medium beats it in "
@@ -49,9 +50,12 @@ BOT_ABOUT = (
                  "nine two-player games out of ten and about one four-seat race in two "
                  "against three of them."),
     gettext_noop("Thinks up to a second a move: it beats medium in most two-player games "
-                 "and a simple greedy player in nearly all of them, and wins six to eight "
-                 "four-seat races in ten against three greedy players and about six in "
-                 "ten against three medium."),
+                 "and a simple greedy player in nearly all of them; at a four-seat table it "
+                 "wins about six races in ten against three medium, but against three "
+                 "greedy players who all block the leader it won 5 of 12 in Bloqueio and "
+                 "none of 12 in four-player Quoridor."),
+    gettext_noop("Blockade and Blockade Run only: it proves who wins with best play and "
+                 "never lets a proved win go; the first player wins both."),
 )
 
 # A game's status (games.models.Status).

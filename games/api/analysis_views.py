@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from bloqueio_site.api_schema import ErrorOut, errors
 from games import analysis, texts
 from games.api.access import visible_row
+from games.api.serializers import ExactValueOut
 
 RANKED_LIVE = OpenApiResponse(
     ErrorOut, description="`no_analysis_in_ranked`: the game is ranked and not over yet")
@@ -34,11 +35,12 @@ class AnalysisOut(serializers.Serializer):
     )
 
 
-class BestMoveOut(serializers.Serializer):
+class BestMoveOut(ExactValueOut):
     game = serializers.IntegerField()
     ply = serializers.IntegerField()
     seat = serializers.IntegerField(help_text="the seat to move after `ply` plies")
-    level = serializers.CharField(help_text="the bot level that chose: `hard`")
+    level = serializers.CharField(help_text="the bot level that chose: `hard`, or `perfect` "
+                                            "where the kind is solved")
     action = serializers.JSONField(
         help_text="one action object, see docs/api.md#actions-events-and-states")
     notation = serializers.CharField()

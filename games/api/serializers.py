@@ -342,7 +342,20 @@ class LegalActionsOut(serializers.Serializer):
     actions = serializers.ListField(child=serializers.JSONField())
 
 
-class HintOut(serializers.Serializer):
+class ExactValueOut(serializers.Serializer):
+    """The exact value of a position, present only where the kind is solved (Blockade,
+    Blockade Run: docs/bots.md) and the proof fit in the budget."""
+
+    value = serializers.ChoiceField(choices=["win", "loss"], required=False,
+                                    help_text="for the seat to move, with best play")
+    exact = serializers.BooleanField(required=False, help_text="always true when present")
+    plies = serializers.IntegerField(required=False, allow_null=True,
+                                     help_text="plies to the end with best play (the winner "
+                                               "hurries, the loser delays); null: not "
+                                               "computed within the budget")
+
+
+class HintOut(ExactValueOut):
     action = serializers.JSONField(help_text="the suggested action, as you would send it")
     notation = serializers.CharField()
     reason = serializers.CharField(help_text="one line, in words")

@@ -195,7 +195,7 @@ class HintView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         found = hints.hint(game_id=game_id, user=request.user)
         return Response({"action": found.action, "notation": found.notation,
-                         "reason": found.reason})
+                         "reason": found.reason, **found.exact})
 
 
 class ExportView(APIView):

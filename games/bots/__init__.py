@@ -24,9 +24,11 @@ from typing import Any, TypedDict, Unpack, cast
 from games import engine
 from games.engine import PASS, Rules
 
-from .core import CLOCK_SHARE, Budget, Choice, FamilyBot, only_action
+from .core import CLOCK_SHARE, Budget, Choice, FamilyBot, SolvingBot, Verdict, only_action
 
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "perfect")
+SOLVED_ONLY = "perfect"  # offered only for the kinds whose family bot solves them
+THINKING = ("hard", SOLVED_ONLY)  # the levels that think for their budget (``budget_s``)
 # How strong each level is, in a sentence the lobby shows, from the ladder's figures
 # (bench/bot_ladder.py; docs/bots.md has the table they come from).
 ABOUT: dict[str, str] = {
@@ -41,13 +43,19 @@ ABOUT: dict[str, str] = {
     ),
     "hard": (
         "Thinks up to a second a move: it beats medium in most two-player games and a simple "
-        "greedy player in nearly all of them, and wins six to eight four-seat races in ten "
-        "against three greedy players and about six in ten against three medium."
+        "greedy player in nearly all of them; at a four-seat table it wins about six races in "
+        "ten against three medium, but against three greedy players who all block the leader "
+        "it won 5 of 12 in Bloqueio and none of 12 in four-player Quoridor."
+    ),
+    "perfect": (
+        "Blockade and Blockade Run only: it proves who wins with best play and never lets a "
+        "proved win go; the first player wins both."
     ),
 }
 DEFAULT_BUDGET_S = 1.0  # hard's default thinking time per move, at most
 
-__all__ = ["ABOUT", "LEVELS", "Choice", "FamilyBot", "choose", "explain", "think"]
+__all__ = ["ABOUT", "LEVELS", "THINKING", "Choice", "FamilyBot", "Verdict", "choose",
+           "explain", "levels", "solve", "strongest", "think"]
 
 
 @cache
@@ -65,6 +73,38 @@ def _family(rules: Rules) -> FamilyBot:
     if not module:
         raise ValueError(f"no bot for the {rules.info.family!r} family")
     return _bot(module)
+
+
+def _solver(rules: Rules) -> SolvingBot | None:
+    """The family bot, if it has solved ``rules``' kind."""
+    family = _family(rules)
+    solves = getattr(family, "solves", None)
+    return cast(SolvingBot, family) if solves is not None and solves(rules) else None
+
+
+def levels(rules: Rules) -> tuple[str, ...]:
+    """The levels offered for ``rules``' kind: ``perfect`` only where it is solved."""
+    try:
+        solved = _solver(rules) is not None
+    except ValueError:  # a family without a bot
+        return ()
+    return LEVELS if solved else tuple(x for x in LEVELS if x != SOLVED_ONLY)
+
+
+def strongest(rules: Rules, level: str) -> str:
+    """``perfect`` where ``rules``' kind is solved, else ``level``: what the analysis and
+    the hints ask, so that their move agrees with the exact value they show."""
+    return SOLVED_ONLY if SOLVED_ONLY in levels(rules) else level
+
+
+def solve(rules: Rules, state: Any, *, budget_s: float = DEFAULT_BUDGET_S) -> Verdict | None:
+    """The exact value of ``state`` for the seat to move where the kind is solved and
+    the proof fits in ``budget_s``; None otherwise (or when the game is over)."""
+    solver = _solver(rules)
+    if solver is None or state.turn is None:
+        return None
+    nodes = max(1, round(solver.proofs_per_second(rules) * budget_s))
+    return solver.solve(rules, state, Budget(nodes, budget_s * CLOCK_SHARE))
 
 
 def think(
@@ -87,6 +127,9 @@ def think(
         raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
     started = time.perf_counter()
     family = _family(rules)
+    solver = _solver(rules) if level == SOLVED_ONLY else None
+    if level == SOLVED_ONLY and solver is None:
+        raise ValueError(f"no perfect level for {rules.info.kind!r}: it is not solved")
     rng = random.Random(seed * 1_000_003 + state.ply)
     if level == "easy":  # easy samples a legal action: listing them all would cost more
         if state.turn is None:
@@ -101,10 +144,13 @@ def think(
         return Choice(family.medium(rules, state, rng))
     seconds = DEFAULT_BUDGET_S if budget_s is None else budget_s
     if nodes is None:
-        nodes = max(1, round(family.nodes_per_second(rules) * seconds))
+        rate = family.nodes_per_second(rules) if solver is None else solver.proofs_per_second(rules)
+        nodes = max(1, round(rate * seconds))
     # the search stops at CLOCK_SHARE of the time, counted from the call, so the whole
     # move (candidate generation and answer included) stays under ``budget_s``
     left = seconds * CLOCK_SHARE - (time.perf_counter() - started)
+    if solver is not None:
+        return solver.perfect(rules, state, rng, Budget(nodes, max(0.0, left)))
     return family.hard(rules, state, rng, Budget(nodes, max(0.0, left)))
 
 

@@ -52,13 +52,26 @@ class Budget:
 
 
 @dataclass(frozen=True, slots=True)
+class Verdict:
+    """The exact value of a position for the seat to move, where a kind is solved."""
+
+    win: bool
+    plies: int | None = None  # to the end with best play; None: not computed in budget
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": "win" if self.win else "loss", "exact": True, "plies": self.plies}
+
+
+@dataclass(frozen=True, slots=True)
 class Choice:
-    """What a bot decided, and what it cost (for tests, benches and hints)."""
+    """What a bot decided, and what it cost (for tests, benches and hints); ``verdict``:
+    the position's exact value when the bot proved it (``perfect``)."""
 
     action: Any
     nodes: int = 0
     depth: int = 0
     score: float = 0.0
+    verdict: Verdict | None = None
 
 
 class Evaluator(Protocol):
@@ -90,6 +103,18 @@ class FamilyBot(Protocol):
     def nodes_per_second(self, rules: Rules) -> int: ...
 
     def explain(self, rules: Rules, state: Any, action: Any) -> str: ...
+
+
+class SolvingBot(FamilyBot, Protocol):
+    """A family bot that also plays ``perfect`` in the kinds it has solved."""
+
+    def solves(self, rules: Rules) -> bool: ...
+
+    def proofs_per_second(self, rules: Rules) -> int: ...
+
+    def perfect(self, rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice: ...
+
+    def solve(self, rules: Rules, state: Any, budget: Budget) -> Verdict | None: ...
 
 
 def terminal_score(rules: Rules, state: Any, me: int) -> float:

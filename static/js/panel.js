@@ -16,7 +16,7 @@ const REASONS = {
 // The computer's levels (seat JSON's `bot`: a code) in words.
 const LEVELS = {
   easy: () => pgettext("computer level", "easy"), medium: () => pgettext("computer level", "medium"),
-  hard: () => pgettext("computer level", "hard"),
+  hard: () => pgettext("computer level", "hard"), perfect: () => pgettext("computer level", "perfect"),
 };
 export const levelName = (level) => (LEVELS[level] ? LEVELS[level]() : level);
 

@@ -13,6 +13,8 @@ from games.bots.core import Budget, OutOfBudget
 from games.engine.barrier.actions import Move
 
 SMALL = {"hard": 60}  # nodes per hard move in these tests
+# Every level each kind offers (`perfect` only where the kind is solved).
+KIND_LEVELS = [(kind, level) for kind in engine.KINDS for level in bots.levels(engine.get(kind))]
 
 
 def play_out(kind: str, levels: list[str], seed: int) -> Any:
@@ -27,8 +29,7 @@ def play_out(kind: str, levels: list[str], seed: int) -> Any:
     return rules.result(state)
 
 
-@pytest.mark.parametrize("kind", engine.KINDS)
-@pytest.mark.parametrize("level", bots.LEVELS)
+@pytest.mark.parametrize(("kind", "level"), KIND_LEVELS)
 def test_every_level_plays_only_legal_actions_to_the_end(kind: str, level: str) -> None:
     rules = engine.get(kind)
     games = 1 if level == "hard" and rules.info.family == "blokus" else 2
@@ -46,8 +47,7 @@ def _midgame(kind: str, plies: int = 6) -> tuple[Any, Any]:
     return rules, state
 
 
-@pytest.mark.parametrize("kind", engine.KINDS)
-@pytest.mark.parametrize("level", bots.LEVELS)
+@pytest.mark.parametrize(("kind", "level"), KIND_LEVELS)
 def test_same_seed_gives_the_same_action(kind: str, level: str) -> None:
     rules, state = _midgame(kind)
     fresh = rules.state_from_json(state.to_json())  # a cold cache must not matter
@@ -75,7 +75,7 @@ def _only_pass_state() -> tuple[Any, Any]:
     return rules, state
 
 
-@pytest.mark.parametrize("level", bots.LEVELS)
+@pytest.mark.parametrize("level", bots.levels(engine.get("blokus_duo")))
 def test_pass_when_it_is_the_only_action(level: str) -> None:
     rules, state = _only_pass_state()
     assert rules.legal_actions(state) == [engine.PASS]
@@ -90,6 +90,16 @@ def test_choose_refuses_a_finished_game_and_unknown_levels() -> None:
         bots.choose(rules, end, "easy", seed=1)
     with pytest.raises(ValueError):
         bots.choose(rules, rules.initial(), "grandmaster", seed=1)
+
+
+def test_perfect_is_offered_only_where_the_kind_is_solved() -> None:
+    assert [k for k in engine.KINDS if "perfect" in bots.levels(engine.get(k))] == [
+        "blockade", "blockade_run"]
+    quoridor = engine.get("quoridor")
+    assert bots.levels(quoridor) == ("easy", "medium", "hard")
+    with pytest.raises(ValueError, match="no perfect level"):
+        bots.choose(quoridor, quoridor.initial(), "perfect", seed=1)
+    assert bots.solve(quoridor, quoridor.initial()) is None
 
 
 @pytest.mark.parametrize("kind", engine.KINDS)

@@ -13,6 +13,7 @@ from games.engine.barrier.actions import Barrier, Move
 
 FAMILY_KINDS = {
     "racer": ["bloqueio", "bloqueio2", "quoridor", "quoridor4"],
+    "blocker": ["bloqueio", "quoridor4"],
     "blockade_greedy": ["blockade", "blockade_run"],
     "blokus_greedy": ["blokus_duo"],
 }
@@ -68,6 +69,35 @@ def test_the_racer_blocks_only_for_a_whole_step_more_than_its_best_move(kind: st
             assert value[action] == best_move
             assert best_barrier is None or best_barrier < best_move + 1
     assert blocked  # the positions include some where a barrier pays
+
+
+@pytest.mark.parametrize("kind", ["quoridor4", "bloqueio"])
+def test_the_blocker_walls_off_the_leader_when_that_costs_it_more_than_a_step(kind: str) -> None:
+    """Issue #48's greedy player: the rival closest to winning is fixed before it moves,
+    and a barrier is placed exactly when it lengthens that rival's path by more than the
+    best step shortens its own."""
+    rules = engine.get(kind)
+    blocked = 0
+    for state in _positions(kind, 60, seed=5)[::2]:
+        me = state.turn
+        others = [s for s in range(rules.seats) if s != me and state.in_game[s]]
+        rival = min(others, key=lambda s: (rules.distance(state, s), (s - me) % rules.seats))
+        legal = rules.legal_actions(state)
+        after = {a: rules.apply(state, a) for a in legal}
+        if any(a.turn is None for a in after.values()):
+            continue  # a winning step: taken whatever else
+        gain = rules.distance(state, me) - min(
+            rules.distance(after[a], me) for a in legal if isinstance(a, Move))
+        longer = max((rules.distance(after[a], rival) for a in legal if isinstance(a, Barrier)),
+                     default=rules.distance(state, rival)) - rules.distance(state, rival)
+        action = opponents.play("blocker", rules, state, seed=1)
+        if isinstance(action, Barrier):
+            blocked += 1
+            assert longer > gain
+            assert rules.distance(after[action], rival) - rules.distance(state, rival) == longer
+        else:
+            assert longer <= gain
+    assert blocked  # the positions include some where it walls the leader off
 
 
 def test_blokus_greedy_places_its_largest_piece() -> None:

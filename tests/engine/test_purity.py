@@ -10,7 +10,7 @@ from games import bots, engine
 for kind in engine.KINDS:
     rules = engine.get(kind)
     state = rules.initial()
-    for level in bots.LEVELS:
+    for level in bots.levels(rules):
         state = rules.apply(state, bots.choose(rules, state, level, seed=1, nodes=50))
     bots.explain(rules, state, bots.choose(rules, state, "medium", seed=2))
 """

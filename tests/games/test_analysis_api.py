@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
-from games import analysis, engine, services
+from games import analysis, bots, engine, services
 from games.api.analysis_views import BestMoveThrottle
 from tests.conftest import clear_cache, client_for
 from tests.games.helpers import play, started_game
@@ -136,7 +136,7 @@ def test_the_best_move_is_legal_at_its_ply(players, kind, plies):
         body = response.json()
         state = states[ply]
         assert (body["game"], body["ply"], body["seat"], body["level"]) == (
-            game.pk, ply, state.turn, "hard")
+            game.pk, ply, state.turn, bots.strongest(rules, "hard"))
         assert rules.is_legal(state, body["action"]).ok, body
         action = rules.parse_action(body["action"])
         assert rules.format_action(action) == body["notation"]
@@ -244,3 +244,25 @@ def test_every_server_process_counts_against_one_allowance(alice, bob, tmp_path)
             assert status == 429 and body["code"] == "rate_limited", (status, body)
         assert best(servers[1], 0, alice)[0] == 200  # cached: free, on either process
         assert best(servers[0], most, bob)[0] == 200  # bob's own allowance
+
+
+@pytest.mark.parametrize(("kind", "moves"), [
+    ("blockade", "b1 b2"),  # X's first mark on a light square: O to move wins
+    ("blockade_run", "b0^c3"),  # red's proved winning first move: green loses
+])
+def test_the_solved_kinds_show_the_exact_value_for_the_seat_to_move(players, kind, moves):
+    rules = engine.get(kind)
+    users = players[:2]
+    actions = [a.to_json() for a in rules.parse_game(moves)]
+    game = play(started_game(users, kind=kind), users, actions)
+    start = client_for(None).get(f"/api/games/{game.pk}/analysis/0/best/").json()
+    assert (start["level"], start["value"], start["exact"]) == ("perfect", "win", True)
+    later = client_for(None).get(f"/api/games/{game.pk}/analysis/{game.ply}/best/").json()
+    state = rules.replay(rules.parse_game(moves))
+    verdict = bots.solve(rules, state, budget_s=30)
+    assert verdict is not None
+    assert (later["value"], later["exact"]) == ("win" if verdict.win else "loss", True)
+    assert later["plies"] in (None, verdict.plies)  # None: not counted within the budget
+    quoridor = started_game(users, kind="quoridor")
+    plain = client_for(None).get(f"/api/games/{quoridor.pk}/analysis/0/best/").json()
+    assert "value" not in plain and "exact" not in plain

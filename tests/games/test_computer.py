@@ -88,7 +88,13 @@ def test_create_refusals(alice: User) -> None:
     with pytest.raises(InvalidRequest) as unknown:
         services.create_game(user=alice, kind="quoridor", bots=["genius"])
     assert unknown.value.code == "unknown_level"
+    with pytest.raises(InvalidRequest) as unsolved:
+        services.create_game(user=alice, kind="quoridor", bots=["perfect"])
+    assert unsolved.value.code == "level_not_offered"
+    assert "perfect" in str(unsolved.value) and "Quoridor" in str(unsolved.value)
     assert not Game.objects.exists()  # nothing half-written
+    solved = services.create_game(user=alice, kind="blockade_run", bots=["perfect"])
+    assert solved.status == "active"
 
 
 def test_bots_over_the_api_with_their_refusal_codes(alice: User, bob: User) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import engine
+from games import bots, engine
 from tests.conftest import client_for
 from tests.games.helpers import started_game
 
@@ -40,3 +40,14 @@ def test_hints_are_refused_with_codes(alice, bob, carol):
     refused = client_for(alice).get(f"/api/games/{ranked.pk}/hint/")
     assert (refused.status_code, refused.json()["code"]) == (403, "no_hints_in_ranked")
     assert client_for(alice).get("/api/games/9999/hint/").status_code == 404
+
+
+def test_a_hint_in_a_solved_kind_says_who_wins_with_best_play(alice, bob):
+    game = started_game([alice, bob], kind="blockade")
+    body = client_for(alice).get(f"/api/games/{game.pk}/hint/").json()
+    assert (body["value"], body["exact"]) == ("win", True)  # X wins Blockade
+    rules = engine.get("blockade")
+    after = rules.apply(rules.initial(), rules.parse_action(body["action"]))
+    assert not bots.solve(rules, after).win  # the hint is a winning first mark
+    plain = started_game([alice, bob], kind="quoridor")
+    assert "value" not in client_for(alice).get(f"/api/games/{plain.pk}/hint/").json()

@@ -11,9 +11,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.bots.core import Budget, Choice, OutOfBudget, paranoid
+from games.bots.core import WIN, Budget, Choice, OutOfBudget, Verdict, paranoid
 
 from ..protocol import Rules
+from . import solve as solver
+from .actions import Place, Run
 from .board import CELLS, FULL, INDEX, NEIGHBOURS, bits
 from .run import GOALS
 from .state import RunState
@@ -23,6 +25,7 @@ SOLVED = 25  # the depth reported for a solved position: to the end of the game
 AREA_W = 0.1  # Run: per free cell a pawn can still reach (it lives on them if walled off)
 EASY_RANDOM = 0.45  # Run: how often easy plays any legal action
 NODES_PER_SECOND = 20000  # Blockade; Blockade Run nodes cost about four times more
+PROOFS_PER_SECOND = 15000  # solve.py's positions a second, both kinds
 TRAP_W = 100.0  # Blockade medium: per share of the opponent's replies that hand us a win
 
 
@@ -38,25 +41,9 @@ def _free(state: RunState) -> int:
     return FULL & ~state.blocked
 
 
-def _spread(front: int, free: int) -> list[int]:
-    """Layers of cells reachable from the cells of ``front`` through ``free`` cells,
-    ``front`` itself first."""
-    reach = front
-    layers = [front]
-    while True:
-        nxt = 0
-        for i in bits(front):
-            nxt |= NEIGHBOURS[i]
-        front = nxt & free & ~reach
-        if not front:
-            return layers
-        reach |= front
-        layers.append(front)
-
-
 def _bfs(start: int, free: int) -> list[int]:
     """Layers of cells reachable from ``start`` through ``free`` cells."""
-    return _spread(1 << start, free)
+    return solver.layers(1 << start, free)
 
 
 def run_distance(state: RunState, seat: int) -> int:
@@ -124,7 +111,7 @@ def _near_path(state: RunState, seat: int, free: int) -> int:
 
 
 def _layers_to_goal(seat: int, free: int) -> list[int]:
-    return _spread(GOALS[seat] & free, free)
+    return solver.layers(GOALS[seat] & free, free)
 
 
 def _mobility(rules: Any, state: Any) -> float:
@@ -315,6 +302,107 @@ def _wins(rules: Rules, state: Any, memo: dict[tuple[int, int, int], bool], budg
             break
     memo[key] = won
     return won
+
+
+# -- perfect play -------------------------------------------------------------------------
+
+
+def solves(rules: Rules) -> bool:
+    """Both kinds of the family are solved (games/engine/blockade/solve.py)."""
+    return True
+
+
+def proofs_per_second(rules: Rules) -> int:
+    """Positions the solver proves a second (both kinds; measured on this machine)."""
+    return PROOFS_PER_SECOND
+
+
+def _nodes(budget: Budget) -> solver.Nodes:
+    return solver.Nodes(budget.left, budget.deadline)
+
+
+def _run_position(state: RunState) -> solver.RunPosition:
+    me, other = INDEX[state.pawns[state.turn]], INDEX[state.pawns[1 - state.turn]]
+    empty = FULL & ~state.blocked & ~(1 << me | 1 << other)
+    return solver.RunPosition.make(state.turn, me, other, empty)
+
+
+def _run_action(state: RunState, step: int, block: int | None) -> Run:
+    """The engine's action for a solver's run; block None: a spare cell (the lowest
+    cell neither pawn can reach), or none after a winning step."""
+    if GOALS[state.turn] >> step & 1:
+        return Run(CELLS[step])
+    if block is None:
+        other = INDEX[state.pawns[1 - state.turn]]
+        pos = _run_position(state)
+        after = pos.after(step, None)
+        empty = FULL & ~state.blocked & ~(1 << step | 1 << other)
+        spare = empty & ~after.live
+        block = (spare & -spare).bit_length() - 1
+    return Run(CELLS[step], CELLS[block])
+
+
+def solve_state(rules: Rules, state: Any, budget: Budget) -> tuple[Verdict, Any] | None:
+    """The exact value for the seat to move and a best action (a winning one when it
+    wins), or None when the proof does not fit in ``budget``."""
+    nodes = _nodes(budget)
+    try:
+        if not _is_run(state):
+            return _solve_place(state, nodes)
+        won, step, block = solver.run_best(_run_position(state), nodes, {})
+    except solver.Unsolved:
+        return None
+    finally:
+        budget.used += min(nodes.used, budget.left)
+    return Verdict(won), _run_action(state, step, block)
+
+
+def _solve_place(state: Any, nodes: solver.Nodes) -> tuple[Verdict, Any]:
+    """Blockade: win or loss by matching theory (instant); the plies to the end and,
+    for the winner, the fastest win when the plies fit in the budget. A loser plays the
+    placement whose replies hold the most losing ones (the most ways to go wrong)."""
+    empty = FULL & ~_marks(state)
+    at = None if state.last is None else INDEX[state.last.at]
+    moves = list(solver.place_moves(empty, at))
+    winning = [u for u, w in moves if w]
+    if not winning:
+        def errors(u: int) -> tuple[float, int]:
+            rest = empty & ~(1 << u)
+            replies = [w for _, w in solver.place_moves(rest, u)]
+            return (sum(not w for w in replies) / max(1, len(replies)), -len(replies))
+
+        pick = max((u for u, _ in moves), key=errors)
+        pool = [u for u, _ in moves]
+    else:
+        pick, pool = winning[0], winning
+    try:
+        plies = {u: solver.place_plies(empty & ~(1 << u), u, nodes) + 1 for u in pool}
+    except solver.Unsolved:
+        return Verdict(bool(winning)), Place(CELLS[pick])
+    if winning:
+        pick = min(winning, key=lambda u: plies[u])
+        return Verdict(True, plies[pick]), Place(CELLS[pick])
+    return Verdict(False, max(plies.values())), Place(CELLS[pick])
+
+
+def solve(rules: Rules, state: Any, budget: Budget) -> Verdict | None:
+    """The exact value for the seat to move, or None when it does not fit in budget."""
+    found = solve_state(rules, state, budget)
+    return None if found is None else found[0]
+
+
+def perfect(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice:
+    """Never lets a won position go: the proved winning action; in a lost position (or
+    one it cannot prove in budget) Blockade's most error-prone placement, or Blockade
+    Run's best move by ``hard``'s search."""
+    found = solve_state(rules, state, budget)
+    if found is None:
+        return hard(rules, state, rng, budget)
+    verdict, action = found
+    if verdict.win or not _is_run(state):
+        return Choice(action, budget.used, SOLVED, WIN if verdict.win else -WIN, verdict)
+    fallback = paranoid(rules, state, state.turn, BlockadeEvaluator(rules), budget)
+    return Choice(fallback.action, budget.used, fallback.depth, -WIN, verdict)
 
 
 # -- hints ----------------------------------------------------------------------------
