@@ -102,9 +102,11 @@ def _days_label(days: int) -> str:
     return ngettext("%(days)s day per move", "%(days)s days per move", days) % {"days": days}
 
 
-def _bot_levels() -> list[tuple[str, str]]:
-    """The lobby's "Play against the computer" levels, in the order offered."""
-    return [(level, texts.level_label(level)) for level in bots.LEVELS]
+def _bot_levels(kind: str | None = None) -> list[tuple[str, str]]:
+    """The bot levels, in the order offered: every level for the lobby's form (lobby.js
+    shows each kind's own), else those `kind` offers (`perfect` only where solved)."""
+    levels = bots.LEVELS if kind is None else bots.levels(engine.get(kind))
+    return [(level, texts.level_label(level)) for level in levels]
 
 
 def _bad_ply(game: Game) -> str:
@@ -127,7 +129,7 @@ def _kinds() -> list[dict[str, Any]]:
         out.append({"kind": k, "label": texts.kind_title(k), "seats": seats,
                     "menu_label": texts.menu_label(k),
                     "summary": texts.kind_summary(k), "players": info.seats,
-                    "clock": info.clock})
+                    "clock": info.clock, "levels": list(bots.levels(engine.get(k)))})
     return out
 
 
@@ -322,7 +324,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
                "moderator": request.user.has_perm("moderation.delete_message")},
         "label": texts.kind_title(game.kind),
         # For "Add bot" on the empty seats of a waiting casual game (game.js).
-        "bot_levels": [{"level": level, "label": text} for level, text in _bot_levels()],
+        "bot_levels": [{"level": level, "label": text}
+                       for level, text in _bot_levels(game.kind)],
         # The invitation link, for the table and the creator only (never spectators).
         "invite_url": (request.build_absolute_uri(privacy.invite_path(game))
                        if privacy.sees_invite(game, request.user) else None),

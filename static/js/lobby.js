@@ -110,8 +110,13 @@ if (computerKind) {
       select.disabled = !used;
       const none = select.querySelector('option[value=""]');
       if (none) none.hidden = used;
+      // Only the levels this kind offers (`perfect` where the kind is solved).
+      for (const option of select.options) {
+        if (option.value) option.hidden = option.disabled = Boolean(kind) && !kind.levels.includes(option.value);
+      }
+      if (used && select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = "";
       if (used) {
-        if (!select.value) select.value = previous ? previous.value : select.options[none ? 1 : 0].value;
+        if (!select.value) select.value = previous && !previous.selectedOptions[0].disabled ? previous.value : select.options[none ? 1 : 0].value;
         const style = kind.seats[seat];
         field.querySelector("label").replaceChildren(
           style ? el("span", { class: "chip", style: `background:${style.colour};color:${style.ink || "#0f172a"};width:1.2rem;height:1.2rem;font-size:.7rem`, "aria-hidden": "true" }, style.initial) : "",

@@ -99,6 +99,13 @@ def play_the_computer(new_page, worker):
     page.wait_for_selector('#computer-seats [data-seat="2"]', state="hidden")
     assert page.locator("#computer-seats [data-seat]:visible").count() == 1
     assert page.inner_text('#computer-seats [data-seat="1"] label').strip().endswith("Blue")
+    offered = ('#computer-bot-1 option:not([hidden]):not([disabled])')
+    assert "perfect" not in page.eval_on_selector_all(offered, "os => os.map(o => o.value)")
+    page.select_option("#computer-kind", "blockade_run")  # solved: `perfect` is offered
+    assert "perfect" in page.eval_on_selector_all(offered, "os => os.map(o => o.value)")
+    page.select_option("#computer-bot-1", "perfect")
+    page.select_option("#computer-kind", "quoridor")  # not offered there: another level
+    assert page.input_value("#computer-bot-1") != "perfect"
     page.select_option("#computer-bot-1", "easy")
     shot(page, "lobby-computer")
     page.click("#computer-submit")

@@ -97,6 +97,9 @@ def test_the_game_page_labels_bot_seats_and_offers_the_levels(client, alice):
     assert [s["bot"] for s in data["game"]["seats"]] == [None, "hard"]
     assert [b["level"] for b in data["bot_levels"]] == ["easy", "medium", "hard"]
     assert 'id="waiting-bots"' in response.content.decode()
+    solved = services.create_game(user=alice, kind="blockade")  # `perfect` where solved
+    data = embedded(client.get(f"/games/{solved.pk}/"), "game-data")
+    assert [b["level"] for b in data["bot_levels"]] == ["easy", "medium", "hard", "perfect"]
 
 
 def test_a_bot_profile_says_it_is_the_computer(client, alice):
