@@ -297,22 +297,26 @@ def status(value: str) -> str:
 
 # The boards' notation help and move-box placeholder (games/boards/*.py, `words`).
 NOTATION_WORDS = (
-    gettext_noop("Cells are named as on the board's edges, letter then number (f2); a "
+    gettext_noop("Cells are named as on the rules page and the board's edges, letter "
+                 "then number (f2); a "
                  "barrier by the earliest letter and lowest number of the four cells it "
                  "touches, then h or v (e3h)."),
-    gettext_noop("Cells are named as on the board's edges, letter then number (f2); a "
+    gettext_noop("Cells are named as on the rules page and the board's edges, letter "
+                 "then number (f2); a "
                  "wall by the earliest letter and lowest number of the four cells it "
                  "touches, then h or v (e3h)."),
     gettext_noop("Type a move: f2, e3h"),
-    gettext_noop("Cells are named as on the board's edges, letter then number: c2 places "
+    gettext_noop("Cells are named as on the rules page and the board's edges, letter "
+                 "then number: c2 places "
                  "your mark on c2."),
     gettext_noop("Type a move: c2"),
-    gettext_noop("Cells are named as on the board's edges, letter then number: c1^d3 "
+    gettext_noop("Cells are named as on the rules page and the board's edges, letter "
+                 "then number: c1^d3 "
                  "steps to c1 and blocks d3; a winning step is just its cell (c4)."),
     gettext_noop("Type a move: c1^d3"),
     gettext_noop("A move is piece/orientation@anchor: L5/0@a0 puts L5 as drawn with its "
-                 "box's top-left on a0 (cells are named as on the board's edges, letter "
-                 "then number)."),
+                 "box's top-left on a0 (cells are named as on the rules page and the board's "
+                 "edges, letter then number)."),
     gettext_noop("Type a move: L5/0@a0"),
 )
 

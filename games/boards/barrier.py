@@ -62,11 +62,13 @@ def spec(kind: str) -> dict[str, Any]:
 def words(zones_on_board: bool) -> dict[str, str]:
     """The family's words for a board: Bloqueio (goal zones on the board, cells marked
     with a seat's initial) places barriers; Quoridor (goal bands outside) places walls.
-    `notation_help` names cells "as on the board's edges", true on every rotation."""
+    `notation_help` names cells "as on the rules page and the board's edges", true on
+    every rotation (the board may be turned to the viewer's seat)."""
     wall = "barrier" if zones_on_board else "wall"
     return {
         "wall": wall, "walls": f"{wall}s",
-        "notation_help": "Cells are named as on the board's edges, letter then number (f2); "
+        "notation_help": "Cells are named as on the rules page and the board's edges, letter "
+                         "then number (f2); "
                          f"a {wall} by the earliest letter and lowest number of the four "
                          "cells it touches, then h or v (e3h).",
         "notation_placeholder": "Type a move: f2, e3h",

@@ -56,14 +56,16 @@ def spec(kind: str) -> dict[str, Any]:
             "mark_opacity": MARK_OPACITY,
         },
     }
-    out["words"] = {  # cells "as on the board's edges": true on every rotation
-        "notation_help": "Cells are named as on the board's edges, letter then number: "
+    out["words"] = {  # cells "as on the rules page and the board's edges": every rotation
+        "notation_help": "Cells are named as on the rules page and the board's edges, "
+                         "letter then number: "
                          "c2 places your mark on c2.",
         "notation_placeholder": "Type a move: c2",
     }
     if kind == "blockade_run":
         out["words"] = {
-            "notation_help": "Cells are named as on the board's edges, letter then number: "
+            "notation_help": "Cells are named as on the rules page and the board's edges, "
+                         "letter then number: "
                              "c1^d3 steps to c1 and blocks d3; a winning step is just its "
                              "cell (c4).",
             "notation_placeholder": "Type a move: c1^d3",

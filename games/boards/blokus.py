@@ -44,8 +44,8 @@ def spec(kind: str) -> dict[str, Any]:
     return {
         "words": {
             "notation_help": "A move is piece/orientation@anchor: L5/0@a0 puts L5 as drawn "
-                             "with its box's top-left on a0 (cells are named as on the "
-                             "board's edges, letter then number).",
+                             "with its box's top-left on a0 (cells are named as on the rules "
+                             "page and the board's edges, letter then number).",
             "notation_placeholder": "Type a move: L5/0@a0",
         },
         "initial_ink": [c["ink"] for c in seat_styles(kind)],  # colours.ink_on

@@ -27,14 +27,16 @@ def opening(kind: str, spec: dict[str, Any], width: float, height: float, *,
 def axis_labels(rows: int, cols: int, *, cell: float, margin: float, top: float, left: float,
                 size: int, fill: str, attrs: str = "") -> list[str]:
     """The column letters above the board and the row numbers left of it, `top` and
-    `left` user units off its edge; `attrs` adds attributes to every label."""
+    `left` user units off its edge (`data-edge` says which, as the pages' boards do);
+    `attrs` adds attributes to every label."""
     out = []
     for c in range(cols):
         x = margin + c * cell + cell / 2
-        out.append(f'<text x="{x}" y="{margin - top}" class="label" text-anchor="middle" '
-                   f'font-size="{size}" fill="{fill}"{attrs}>{chr(ord("a") + c)}</text>')
+        out.append(f'<text x="{x}" y="{margin - top}" class="label" data-edge="top" '
+                   f'text-anchor="middle" font-size="{size}" fill="{fill}"{attrs}>'
+                   f'{chr(ord("a") + c)}</text>')
     for r in range(rows):
         y = margin + r * cell + cell / 2
-        out.append(f'<text x="{margin - left}" y="{y + 4}" class="label" text-anchor="end" '
-                   f'font-size="{size}" fill="{fill}"{attrs}>{r}</text>')
+        out.append(f'<text x="{margin - left}" y="{y + 4}" class="label" data-edge="left" '
+                   f'text-anchor="end" font-size="{size}" fill="{fill}"{attrs}>{r}</text>')
     return out

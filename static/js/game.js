@@ -13,6 +13,7 @@ import { createHint } from "./hint.js";
 import { createTable } from "./table.js";
 import { formatNumber, gettext, interpolate } from "./i18n.js";
 import { GameSocket } from "./socket.js";
+import { legendText, rememberView, turnedView } from "./board_view.js";
 
 const data = readData("game-data");
 const { spec } = data;
@@ -48,9 +49,19 @@ function lastAction() {
 }
 
 function buildBoard() {
-  board = family.createBoard($("board"), spec, { seat: mySeat, interactive: true, label: data.label });
+  board = family.createBoard($("board"), spec, { seat: mySeat, interactive: true, label: data.label, turned: turnedView() });
   board.check = reasonFor;
   board.on("action", tryAction).on("say", say);
+  showBoardView();
+}
+
+// "Board: turned to my seat / as on the rules page", for a seated viewer whose board turns
+// (board_view.js); a spectator's board is never turned.
+function showBoardView() {
+  const turns = mySeat !== null && family.rotationFor(spec, mySeat) !== 0;
+  $("board-view-box").hidden = !turns;
+  $("board-view").value = turnedView() ? "turned" : "rules";
+  $("board-view-legend").textContent = turns ? legendText(board.el) : "";
 }
 
 // -- rendering ----------------------------------------------------------------------------
@@ -385,6 +396,11 @@ const share = $("share-link");
 if (share && !share.dataset.invite) share.value = location.href;
 if (share) share.addEventListener("focus", () => share.select()); // no inline handlers: CSP
 
+$("board-view").addEventListener("change", (e) => {
+  rememberView(e.currentTarget.value === "turned");
+  buildBoard();
+  render();
+});
 buildBoard();
 render();
 setInterval(tickClocks, 200);

@@ -21,7 +21,7 @@ PLACEHOLDER_FITS = 20  # characters the notation box shows on a phone
 def test_every_kind_has_its_own_notation_words(kind: str) -> None:
     words = board_spec(kind)["words"]
     assert "columns" not in words["notation_help"].lower()
-    assert "as on the board's edges" in words["notation_help"]
+    assert "as on the rules page and the board's edges" in words["notation_help"]
     assert len(words["notation_placeholder"]) <= PLACEHOLDER_FITS
     example = words["notation_placeholder"].removeprefix("Type a move: ").split(", ")
     rules = engine.get(kind)

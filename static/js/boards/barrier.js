@@ -56,7 +56,7 @@ export function describe(action, seatName) {
   }
 }
 
-export const notationHelp = gettext("Cells are named as on the board's edges, letter then number (f2); a barrier is the earliest letter and lowest number of the four cells it touches, then h or v (e3h).");
+export const notationHelp = gettext("Cells are named as on the rules page and the board's edges, letter then number (f2); a barrier is the earliest letter and lowest number of the four cells it touches, then h or v (e3h).");
 
 // The engine's reasons speak in [row, col]; the page speaks the notation on the board's
 // edges ("cell [7,7] is not reachable" -> "cell h7 is not reachable").
@@ -76,12 +76,12 @@ export function seatNotes(state, seat) {
 
 // -- the view: the page's board-module interface --------------------------------------------
 
-export function createBoard(container, spec, { seat = null, interactive = false, label = "" } = {}) {
-  return new BarrierView(container, spec, { seat, interactive, label });
+export function createBoard(container, spec, { seat = null, interactive = false, label = "", turned = true } = {}) {
+  return new BarrierView(container, spec, { seat, interactive, label, turned });
 }
 
 class BarrierView {
-  constructor(container, spec, { seat, interactive, label }) {
+  constructor(container, spec, { seat, interactive, label, turned }) {
     this.spec = spec;
     WALLS = !hasGoalZones(spec);
     this.handlers = {};
@@ -99,7 +99,7 @@ class BarrierView {
     const boardBox = document.createElement("div");
     container.replaceChildren(boardBox);
     this.board = new Board(boardBox, spec, {
-      rotation: rotationFor(spec, seat), interactive,
+      rotation: turned ? rotationFor(spec, seat) : 0, interactive,
       label: interactive
         ? [boardLabel(label || spec.title, spec, seat), this.touch ? "" : said(
           gettext("Arrow keys move the cursor, Enter moves there, H or V previews a barrier."),

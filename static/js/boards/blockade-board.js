@@ -79,13 +79,13 @@ export class Board {
     for (let d = 0; d < this.cols; d++) {
       const col = this.displayToCell([0, d])[1];
       this.cellsLayer.append(svg("text", {
-        x: margin + d * cell + cell / 2, y: margin - 8, "text-anchor": "middle", "font-size": font, fill: ink, class: "label",
+        x: margin + d * cell + cell / 2, y: margin - 8, "text-anchor": "middle", "font-size": font, fill: ink, class: "label", "data-edge": "top",
       }, String.fromCharCode(97 + col)));
     }
     for (let d = 0; d < this.rows; d++) {
       const row = this.displayToCell([d, 0])[0];
       this.cellsLayer.append(svg("text", {
-        x: margin - 8, y: margin + d * cell + cell / 2 + 4, "text-anchor": "end", "font-size": font, fill: ink, class: "label",
+        x: margin - 8, y: margin + d * cell + cell / 2 + 4, "text-anchor": "end", "font-size": font, fill: ink, class: "label", "data-edge": "left",
       }, String(row)));
     }
     const goals = new Map((this.spec.goal_rows || []).map((row, seat) => [row, seat]));

@@ -27,13 +27,13 @@ function html(tag, attrs = {}, text) {
 
 // -- the view: the page's board-module interface --------------------------------------------
 
-export function createBoard(container, spec, { seat = null, interactive = false, label = "" } = {}) {
+export function createBoard(container, spec, { seat = null, interactive = false, label = "", turned = true } = {}) {
   useKind(spec.kind);
-  return new BlockadeView(container, spec, { seat, interactive, label });
+  return new BlockadeView(container, spec, { seat, interactive, label, turned });
 }
 
 class BlockadeView {
-  constructor(container, spec, { seat, interactive, label }) {
+  constructor(container, spec, { seat, interactive, label, turned }) {
     this.spec = spec;
     this.run = spec.kind === RUN;
     this.seat = seat;
@@ -63,7 +63,7 @@ class BlockadeView {
     boardBox.className = "blockade-board";
     container.replaceChildren(boardBox);
     this.board = new Board(boardBox, spec, {
-      rotation: rotationFor(spec, seat), interactive,
+      rotation: turned ? rotationFor(spec, seat) : 0, interactive,
       label: interactive ? [boardLabel(label || spec.title, spec, seat), touch ? "" : keys].filter(Boolean).join(" ") : plainLabel(label, spec),
     });
     this.el = this.board.el;

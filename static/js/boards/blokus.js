@@ -46,17 +46,17 @@ function toDisplay([r, c], k, n) {
   return [[r, c], [c, m - r], [m - r, m - c], [m - c, r]][k];
 }
 
-export function createBoard(container, spec, { seat = null, interactive = false, label = "" } = {}) {
-  return new BlokusBoard(container, spec, { seat, interactive, label });
+export function createBoard(container, spec, { seat = null, interactive = false, label = "", turned = true } = {}) {
+  return new BlokusBoard(container, spec, { seat, interactive, label, turned });
 }
 
 class BlokusBoard {
-  constructor(container, spec, { seat, interactive, label }) {
+  constructor(container, spec, { seat, interactive, label, turned }) {
     this.spec = spec;
     this.n = spec.size || spec.rows;
     this.L = spec.layout;
     this.seat = seat;
-    this.k = rotationFor(spec, seat);
+    this.k = turned ? rotationFor(spec, seat) : 0; // unturned: as the rules page draws it
     this.interactive = interactive;
     this.mine = seat !== null && spec.seats[seat] ? spec.seats[seat].colour_ids : [];
     this.handlers = {};

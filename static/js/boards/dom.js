@@ -42,7 +42,7 @@ export function edgeLabels(layer, board, fill, gap = 6) {
     const colLabel = board.k % 2 === 0 ? letters(top[1]) : String(top[0]);
     const rowLabel = board.k % 2 === 0 ? String(left[0]) : letters(left[1]);
     const mid = margin + d * cell + cell / 2;
-    layer.append(svg("text", { x: mid, y: margin - 7, "text-anchor": "middle", "font-size": 11, fill, class: "label" }, colLabel));
-    layer.append(svg("text", { x: margin - gap, y: mid + 4, "text-anchor": "end", "font-size": 11, fill, class: "label" }, rowLabel));
+    layer.append(svg("text", { x: mid, y: margin - 7, "text-anchor": "middle", "font-size": 11, fill, class: "label", "data-edge": "top" }, colLabel));
+    layer.append(svg("text", { x: margin - gap, y: mid + 4, "text-anchor": "end", "font-size": 11, fill, class: "label", "data-edge": "left" }, rowLabel));
   }
 }
