@@ -124,7 +124,7 @@ def check_password(user: User, password: str | None) -> None:
     """PasswordRequired or WrongPassword unless `password` is the account's."""
     if not password:
         raise PasswordRequired(_("Changing the e-mail address needs your current password."))
-    if not user.check_password(password):
+    if not credentials.verify_password(user, password):
         raise WrongPassword(_("Your password was entered incorrectly."))
 
 

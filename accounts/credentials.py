@@ -29,7 +29,7 @@ from rest_framework.authtoken.models import Token
 from accounts.errors import FieldErrors
 from accounts.models import ApiToken, User
 from accounts.signals import credentials_revoked
-from bloqueio_site import loop_db, model_rows
+from bloqueio_site import limits, loop_db, model_rows
 from bloqueio_site.errors import ServiceError
 from bloqueio_site.jsontext import iso
 from bloqueio_site.off_loop import off_loop
@@ -174,11 +174,32 @@ def password_changed(*, user: User, keep_session: str | None = None,
         _announce(user.pk)
 
 
+# Wrong current passwords given by a signed-in account (changing its password or its
+# e-mail address), counted per account: a stolen token or session must not become a way
+# to guess the password that guards the account (issue #44). Once used up, every check
+# is refused, the right password too, until the window ends.
+PASSWORD_GUESS_RATE = limits.rate("password_guess", "PASSWORD_GUESS_LIMIT", 5, 15 * 60)
+
+
+def verify_password(user: User, password: str) -> bool:
+    """Whether `password` is `user`'s current one; a wrong one counts against
+    PASSWORD_GUESS_RATE, and past it `limits.RateLimited` is raised before comparing."""
+    key = str(user.pk)
+    wait = limits.spent(PASSWORD_GUESS_RATE, key)
+    if wait is not None:
+        raise limits.refusal(PASSWORD_GUESS_RATE,
+                             _("Too many wrong passwords for this account"), wait)
+    if user.check_password(password):
+        return True
+    limits.hit(PASSWORD_GUESS_RATE, key)
+    return False
+
+
 def change_password(*, user: User, old_password: str, new_password: str,
                     keep_session: str | None = None, keep_token: str | None = None) -> None:
     """Check the old password and the new one's rules, set it, end the other
     credentials (`password_changed`); raises PasswordRefused with field errors."""
-    if not user.check_password(old_password):
+    if not verify_password(user, old_password):
         raise PasswordRefused(
             {"old_password": [_("Your old password was entered incorrectly.")]})
     try:

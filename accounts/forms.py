@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import password_validation
+from django.contrib.auth.forms import PasswordChangeForm
 from django.utils.translation import gettext_lazy as _
 
+from accounts import credentials
 from accounts.models import User
+from bloqueio_site import limits
 
 
 class RegisterForm(forms.Form):
@@ -45,3 +48,19 @@ class RegisterForm(forms.Form):
         for field, messages in errors.items():
             for message in messages:
                 self.add_error("password1" if field == "password" else field, message)
+
+
+class GuardedPasswordChangeForm(PasswordChangeForm):
+    """Django's form, its old password checked by `credentials.verify_password`: wrong
+    guesses are counted per account, as on the API (PASSWORD_GUESS_LIMIT)."""
+
+    def clean_old_password(self) -> str:
+        old_password = self.cleaned_data["old_password"]
+        try:
+            right = credentials.verify_password(self.user, old_password)
+        except limits.REFUSALS as exc:
+            raise forms.ValidationError(exc.detail, code=exc.code) from None
+        if not right:
+            raise forms.ValidationError(self.error_messages["password_incorrect"],
+                                        code="password_incorrect")
+        return old_password

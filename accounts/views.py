@@ -17,7 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from accounts import addresses, credentials, services
-from accounts.forms import RegisterForm
+from accounts.forms import GuardedPasswordChangeForm, RegisterForm
 from bloqueio_site import limits
 from bloqueio_site.errors import ServiceError
 
@@ -71,7 +71,10 @@ class LoginView(auth_views.LoginView):
 
 class PasswordChangeView(auth_views.PasswordChangeView):
     """Django's page; then every other session and every API token ends (and their
-    sockets close), this browser's session staying signed in."""
+    sockets close), this browser's session staying signed in. Wrong old passwords are
+    counted per account (`GuardedPasswordChangeForm`)."""
+
+    form_class = GuardedPasswordChangeForm
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)  # saves, and gives this session a new key

@@ -139,6 +139,25 @@ def hit(limit: Rate, key: str, *, now: float | None = None) -> int | None:
     return max(1, math.ceil((window + 1) * limit.seconds - now))
 
 
+def spent(limit: Rate, key: str, *, now: float | None = None) -> int | None:
+    """Without counting: the seconds until `limit`'s window for `key` ends when that
+    window is used up, else None (for a limit that only failures count: checked before
+    the attempt, `hit` after a failed one). The cache unreachable: as `hit`."""
+    now = time.time() if now is None else now
+    window = int(now // limit.seconds)
+    try:
+        count = int(cache.get(f"limit:{limit.name}:{key}:{window}") or 0)
+    except Exception as exc:
+        log.warning("rate limit %s not read: the cache is unavailable (%r); %s",
+                    limit.name, exc, "let through" if limit.fail_open else "refused")
+        if limit.fail_open:
+            return None
+        raise Uncounted() from None
+    if count < limit.count:
+        return None
+    return max(1, math.ceil((window + 1) * limit.seconds - now))
+
+
 def check(limit: Rate, key: str, detail: str, *, code: str | None = None) -> None:
     """Count one hit; raise `RateLimited` (with `detail` and the limit) when over it,
     `Uncounted` when it cannot be counted (unless the limit fails open)."""
