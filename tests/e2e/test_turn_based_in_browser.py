@@ -56,10 +56,13 @@ def smtp() -> Iterator[tuple[Mailbox, int]]:
 @pytest.fixture(scope="module")
 def mail_server(smtp: tuple[Mailbox, int], django_db_setup: Any, django_db_blocker: Any,
                 tmp_path_factory: Any) -> Iterator[Server]:
-    """A web server whose e-mail (password resets) goes to the test's SMTP server."""
+    """A web server whose e-mail (password resets) goes to the test's SMTP server, its
+    links starting with its own address (SITE_URL: a link never takes the request's)."""
+    port = free_port()
     with django_db_blocker.unblock():
-        daphne = start(tmp_path_factory.mktemp("daphne"),
-                       env={"EMAIL_URL": f"smtp://127.0.0.1:{smtp[1]}"})
+        daphne = start(tmp_path_factory.mktemp("daphne"), port=port,
+                       env={"EMAIL_URL": f"smtp://127.0.0.1:{smtp[1]}",
+                            "SITE_URL": f"http://127.0.0.1:{port}"})
     try:
         yield daphne
     finally:
