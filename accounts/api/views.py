@@ -85,7 +85,7 @@ class PasswordView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=PasswordIn, responses={204: None, **errors(400, 401)})
+    @extend_schema(request=PasswordIn, responses={204: None, **errors(400, 401, 429)})
     def post(self, request: Request) -> Response:
         by_token = isinstance(request.auth, str)
         credentials.change_password(
