@@ -32,6 +32,7 @@ W_REPEAT = 1_000_000  # per earlier meeting of a pair at a table (1, 3, 6, ... f
 W_RECENT = 200_000  # more if that meeting was last round
 W_SEAT = 10_000  # per squared step of a seat above the player's least-used seat
 W_BOT = 5_000  # per earlier bot table of a player seated at the bot table
+W_BOT_SEAT = 1_000  # the bot's seat balance (so that the humans can balance theirs)
 W_SCORE = 100  # per point of score difference between two table-mates
 W_SAME_SEAT = 1  # the seat a player had last round (duels: alternate who moves first)
 HARD = W_BOT  # a table whose cost from the terms above W_SCORE is at least this is "troubled"
@@ -39,8 +40,8 @@ HARD = W_BOT  # a table whose cost from the terms above W_SCORE is at least this
 # Fields of at most this many seats (humans and bot seats) are enumerated exactly.
 EXHAUSTIVE = {2: 12, 3: 12, 4: 12}
 # The local search's budget in swap evaluations (a swap evaluates two tables).
-BUDGET = 40_000
-# Random kicks out of a local minimum without finding a better seating before it stops.
+BUDGET = 10_000
+# Random kicks out of a local minimum without lowering the hard cost before it stops.
 KICKS = 30
 
 
@@ -118,8 +119,8 @@ class History:
 
     met: dict[frozenset[Player], int]
     last_met: set[frozenset[Player]]
-    seat_counts: dict[Player, list[int]]
-    last_seat: dict[Player, int]
+    seat_counts: dict[Player | None, list[int]]  # None: the bot seats
+    last_seat: dict[Player | None, int]
     byes: Counter[Player]
     bot_tables: Counter[Player]
 
@@ -127,8 +128,8 @@ class History:
     def of(cls, rounds: Sequence[Round], seats: int) -> History:
         met: Counter[frozenset[Player]] = Counter()
         last_met: set[frozenset[Player]] = set()
-        counts: dict[Player, list[int]] = {}
-        last_seat: dict[Player, int] = {}
+        counts: dict[Player | None, list[int]] = {}
+        last_seat: dict[Player | None, int] = {}
         byes: Counter[Player] = Counter()
         bots: Counter[Player] = Counter()
         for number, done in enumerate(rounds, 1):
@@ -143,9 +144,10 @@ class History:
                 if table.has_bot:
                     bots.update(mates)
                 for s, p in enumerate(table.seats):
-                    if p is not None:
-                        counts.setdefault(p, [0] * seats)[s] += 1
-                        last_seat[p] = s
+                    # bot seats (None) are counted too: if the bot always took the same
+                    # seat, the humans could not all balance theirs
+                    counts.setdefault(p, [0] * seats)[s] += 1
+                    last_seat[p] = s
         return cls(dict(met), last_met, counts, last_seat, byes, bots)
 
 
@@ -215,13 +217,19 @@ class _Search:
         """Per index and seat: the hard cost (imbalance) and the whole cost of that seat."""
         hard, whole = [], []
         for p in self.ids:
-            counts = past.seat_counts.get(p) if p is not None else None
+            counts = past.seat_counts.get(p)
             if counts is None:
+                # a first game: a seat drawn by the seed is preferred, lightly, so that
+                # the top of round one's fold does not always move first
                 row = [0] * self.k
-            else:
-                least = min(counts)
-                row = [W_SEAT * (c - least) ** 2 for c in counts]
-            last = past.last_seat.get(p) if p is not None else None
+                lot = self.rng.randrange(self.k)
+                hard.append(row)
+                whole.append([0 if s == lot else W_SAME_SEAT for s in range(self.k)])
+                continue
+            least = min(counts)
+            weight = W_SEAT if p is not None else W_BOT_SEAT
+            row = [weight * (c - least) ** 2 for c in counts]
+            last = past.last_seat.get(p)
             hard.append(row)
             whole.append([c + (W_SAME_SEAT if s == last else 0) for s, c in enumerate(row)])
         return hard, whole
@@ -335,14 +343,16 @@ class _Search:
     def improve(self, tables: list[list[int]]) -> list[list[int]]:
         """Swap players between tables while it lowers the cost; troubled tables first,
         trying nearer tables (in score order) before farther ones; out of a local minimum
-        kick with a random swap, up to ``KICKS`` kicks without a better seating; keep the
-        best seating seen."""
+        kick with a random swap, up to ``KICKS`` kicks without lowering the hard cost; keep
+        the best seating seen."""
         costs = [self.cost(t) for t in tables]
         best_total = sum(c[1] for c in costs)
+        best_hard = sum(c[0] for c in costs)
         best = [list(t) for t in tables]
         evals = kicks = 0
         stuck: set[int] = set()
-        while evals < BUDGET:
+        floor = W_SEAT * self.seat_deficiency(len(tables))
+        while evals < BUDGET and best_hard > floor:
             troubled = [t for t, c in enumerate(costs) if c[0] >= HARD and t not in stuck]
             if not troubled:
                 if not stuck or kicks >= KICKS:
@@ -366,7 +376,10 @@ class _Search:
             stuck.clear()
             total = sum(c[1] for c in costs)
             if total < best_total:
-                best_total, best, kicks = total, [list(x) for x in tables], 0
+                hard = sum(c[0] for c in costs)
+                if hard < best_hard:
+                    best_hard, kicks = hard, 0
+                best_total, best = total, [list(x) for x in tables]
         # polish: a table of mixed scores tries swaps with its neighbours (score groups)
         costs = [self.cost(t) for t in best]
         for t in range(len(best)):
@@ -375,6 +388,19 @@ class _Search:
                 if move is not None:
                     self._swap(best, costs, t, *move)
         return best
+
+    def seat_deficiency(self, tables: int) -> int:
+        """How many players at least must take a seat that is not among their least used,
+        however they are seated (Hall's deficiency: the most by which the players whose
+        least-used seats all lie in a set S outnumber the tables' seats in S)."""
+        wants = Counter(frozenset(s for s, c in enumerate(row) if c == 0)
+                        for p, row in zip(self.ids, self.seat_hard, strict=True) if p is not None)
+        worst = 0
+        for size in range(1, self.k):
+            for chosen in itertools.combinations(range(self.k), size):
+                inside = sum(n for want, n in wants.items() if want <= set(chosen))
+                worst = max(worst, inside - tables * size)
+        return worst
 
     def _best_swap(self, tables: list[list[int]], costs: list[tuple[int, int, int]], t: int,
                    windows: Sequence[int] = (2, 6, 0)) -> tuple[tuple[int, int, int] | None, int]:
