@@ -191,6 +191,12 @@ class _Search:
                      for hr, sr in zip(self.pair_hard, pair_soft, strict=True)]
         self.seat_hard, self.seat_whole = self._seat_costs(past)
         self.cache: dict[tuple[int, ...], tuple[int, int, int]] = {}
+        # per index, the seats that cost it nothing (a bot: any seat), and per sorted
+        # tuple of such masks, how many members must take a seat that costs
+        full = (1 << seats) - 1
+        self.mask = [full if p is None else sum(1 << s for s, c in enumerate(row) if c == 0)
+                     for p, row in zip(self.ids, self.seat_hard, strict=True)]
+        self.short: dict[tuple[int, ...], int] = {}
 
     def _pair_costs(self, past: History) -> tuple[list[list[int]], list[list[int]]]:
         """Per pair of indices: the hard cost (earlier meetings, bot duty), and the score gap."""
@@ -407,9 +413,10 @@ class _Search:
         """The best cost-lowering swap of a member of table t with a player of a table
         within each window in turn (0: any table); and the swaps evaluated in full.
 
-        A swap's change in pair costs is exact and cheap; seat costs are never negative,
-        so a swap whose pair change is no better than the two tables' seat costs saved
-        cannot lower the cost and is skipped before its seat orders are searched."""
+        A swap's change in pair costs is exact and cheap, and the new tables' seat costs
+        are at least W_SEAT for each member who cannot get a seat that costs them nothing
+        (cached per set of seat masks): a swap that cannot lower the cost by these bounds
+        is skipped before its seat orders are searched."""
         spent = 0
         seen: set[int] = set()
         pair = self.pair
@@ -436,6 +443,13 @@ class _Search:
                                   + into_u[b] - out_u[b])
                         if change - seats_now >= best_delta:
                             continue
+                        # a bound on the new seat costs: members who cannot all get a
+                        # seat that costs them nothing pay W_SEAT each at least
+                        floor = W_SEAT * (
+                            self._shortfall([*mine[:a], pb, *mine[a + 1:]])
+                            + self._shortfall([*theirs[:b], pa, *theirs[b + 1:]]))
+                        if change + floor - seats_now >= best_delta:
+                            continue
                         spent += 1
                         new_t = [*mine[:a], pb, *mine[a + 1:]]
                         new_u = [*theirs[:b], pa, *theirs[b + 1:]]
@@ -446,6 +460,17 @@ class _Search:
             if best is not None:
                 return best, spent
         return None, spent
+
+    def _shortfall(self, table: Sequence[int]) -> int:
+        """How many of the table's members cannot get a seat that costs them nothing."""
+        key = tuple(sorted(self.mask[m] for m in table))
+        found = self.short.get(key)
+        if found is None:
+            found = len(key) - max(
+                sum(1 for mask, s in zip(key, perm, strict=True) if mask >> s & 1)
+                for perm in self.perms[len(key)])
+            self.short[key] = found
+        return found
 
     def _swap(self, tables: list[list[int]], costs: list[tuple[int, int, int]],
               t: int, a: int, u: int, b: int) -> None:
