@@ -72,3 +72,37 @@ def repeat_free_exists(people: list[object], table: int, met: set[frozenset]) ->
         if repeat_free_exists([p for p in rest if p not in others], table, met):
             return True
     return False
+
+
+def fewest_off_seats(people: list[object], table: int, met: Counter[frozenset],
+                     counts: dict[int, list[int]]) -> int:
+    """Over every repeat-free seating of ``people`` (bot seats as ``object()``s, which
+    take any seat), the fewest players seated off their least-used seats."""
+    known: dict[tuple[object, ...], int] = {}
+
+    def off(group: tuple[object, ...]) -> int:
+        if group not in known:
+            known[group] = min(
+                sum(1 for p, s in zip(group, order, strict=True)
+                    if p in counts and counts[p][s] != min(counts[p]))
+                for order in itertools.permutations(range(table)))
+        return known[group]
+
+    done: dict[tuple[object, ...], int] = {}
+
+    def walk(left: tuple[object, ...]) -> int:
+        if not left:
+            return 0
+        if left in done:
+            return done[left]
+        head, rest = left[0], left[1:]
+        fewest = len(people) + 1
+        for others in itertools.combinations(rest, table - 1):
+            group = (head, *others)
+            if any(met[frozenset(p)] for p in itertools.combinations(group, 2)):
+                continue
+            fewest = min(fewest, off(group) + walk(tuple(p for p in rest if p not in others)))
+        done[left] = fewest
+        return fewest
+
+    return walk(tuple(people))

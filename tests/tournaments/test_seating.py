@@ -12,7 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import registry
-from tests.tournaments.helpers import Played, met_before, pairs, play, repeat_free_exists
+from tests.tournaments.helpers import (
+    Played,
+    fewest_off_seats,
+    met_before,
+    pairs,
+    play,
+    repeat_free_exists,
+)
 from tournaments.seating import Entrant, Round, Table, leftover, seat_round, table_size
 
 # The table sizes of the registered kinds (2 and 4 today).
@@ -26,13 +33,17 @@ def meeting_bound(played: Played) -> int:
     return math.ceil(rounds * (played.seats - 1) / (n - 1)) + 1
 
 
-def excess_demand(counts: dict[int, list[int]], seated: list[int], tables: int) -> int:
-    """How many of ``seated`` (with balanced counts) cannot get a seat that keeps their
-    counts within one, whatever the tables: Hall's deficiency, the most by which the
-    players whose least-used seats all lie in a set S outnumber the tables' seats in S."""
+def least_seats(counts: list[int]) -> frozenset[int]:
+    """The seats a player has used least: any of them keeps the counts balanced."""
+    return frozenset(s for s, c in enumerate(counts) if c == min(counts))
+
+
+def hall_shortfall(counts: dict[int, list[int]], seated: list[int], tables: int) -> int:
+    """How many of ``seated`` must take a seat not among their least used, whatever the
+    tables: Hall's deficiency, the most by which the players whose least-used seats all
+    lie in a set S outnumber the tables' seats in S."""
     k = len(next(iter(counts.values())))
-    wants = [frozenset(s for s, c in enumerate(counts[p]) if c == min(counts[p]))
-             for p in seated if max(counts[p]) - min(counts[p]) <= 1]
+    wants = [least_seats(counts[p]) for p in seated]
     worst = 0
     for size in range(1, k):
         for chosen in itertools.combinations(range(k), size):
@@ -68,26 +79,26 @@ def check(played: Played) -> None:
             assert repeats == [], (number, busiest, repeats)
         else:
             roomy = False
-            if len(seating.tables) * k <= 12:
-                # small enough to know by brute force whether one exists
-                people: list[object] = [*seated, *(object() for _ in range(sum(bots)))]
-                if repeat_free_exists(people, k, {pair for pair in met if met[pair]}):
-                    assert repeats == [], (number, repeats)
-        # seats (turn order) spread: each player's seat counts differ by at most one,
-        # but for as many players as the round's seat demand exceeds the tables: more
-        # players who lack only seat s than there are tables, while the field has room;
-        # by at most two when repeats press on the seating
+        # small enough to know by brute force whether a repeat-free seating exists
+        small = len(seating.tables) * k <= 12
+        people: list[object] = [*seated, *(object() for _ in range(sum(bots)))]
+        if small and not roomy and repeat_free_exists(people, k, set(+met)):
+            assert repeats == [], (number, repeats)
+        # seats (turn order) spread: each player takes a seat they have used least, so
+        # that their counts differ by at most one; but for those Hall's shortfall forces
+        # off while the field has room (a brute force finds the fewest repeat-free in
+        # small fields); counts differ by at most two when repeats press on the seating
         before = {p: list(c) for p, c in seat_counts.items()}
+        off = []
         for table in seating.tables:
             for s, p in enumerate(table.seats):
                 if p is not None:
+                    off += [p] if s not in least_seats(before[p]) else []
                     seat_counts[p][s] += 1
-        unbalanced = [p for p in seated
-                      if max(seat_counts[p]) - min(seat_counts[p]) > 1
-                      and max(before[p]) - min(before[p]) <= 1]
-        if roomy:
-            assert len(unbalanced) <= excess_demand(before, seated, len(seating.tables)), (
-                number, unbalanced, excess_demand(before, seated, len(seating.tables)))
+        if small and repeats == []:
+            assert len(off) == fewest_off_seats(people, k, met, before), (number, off)
+        elif roomy:
+            assert len(off) <= hall_shortfall(before, seated, len(seating.tables)), (number, off)
         for p, counts in seat_counts.items():
             assert max(counts) - min(counts) <= 2, (number, p, counts)
     # when repeats cannot be avoided, they are spread
