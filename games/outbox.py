@@ -206,7 +206,8 @@ class Waker:
         params = connection.get_connection_params()
         params.pop("cursor_factory", None)
         params.pop("context", None)
-        conn = psycopg.Connection.connect(autocommit=True, connect_timeout=5, **params)
+        params.setdefault("connect_timeout", 5)
+        conn = psycopg.Connection.connect(autocommit=True, **params)
         conn.execute(f"LISTEN {CHANNEL}")
         self._conn = conn
 
