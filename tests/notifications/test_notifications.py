@@ -78,7 +78,7 @@ def test_a_real_turn_based_game_notifies_by_itself(alice, bob, carol):
     assert sorted(Notification.objects.filter(read_at__isnull=True)
                   .values_list("user__username", "kind")) == [("alice", "game_over"),
                                                               ("bob", "game_over")]
-    # an invitation by name (games.signals.invited) reaches the invited user
+    # an invitation by name (its outbox row) reaches the invited user
     table = games.create_game(user=alice, kind="quoridor", private=True)
     answer = client_for(alice).post(f"/api/games/{table.pk}/invitations/",
                                     {"username": "carol"}, format="json")
