@@ -89,14 +89,14 @@ async def _submit(game_id: int, user_id: int, action: Any, ply: int) -> Submitte
     # the socket's task is cancelled meanwhile (a closing socket, a shutdown), as a
     # worker thread's call would be.
     commit = asyncio.ensure_future(_commit(statement, state_cache.Snapshot(
-        game, loaded.seats, after, state_text), progress))
+        game, loaded.seats, after, state_text), progress, bool(effects)))
     _committing.add(commit)
     commit.add_done_callback(_committing.discard)
     return await asyncio.shield(commit)
 
 
 async def _commit(statement: tuple[str, list[Any]], after: state_cache.Snapshot,
-                  progress: Progress) -> Submitted | None:
+                  progress: Progress, effects: bool) -> Submitted | None:
     game_id = after.game.pk
     try:
         async with loop_db.connection() as conn:
@@ -119,5 +119,7 @@ async def _commit(statement: tuple[str, list[Any]], after: state_cache.Snapshot,
         state_cache.stale(game_id)
         return None
     state_cache.written(after)
+    if effects:
+        outbox.carry_out_here()
     payload = announce_committed(after.game, after.seats, progress.events, "events")
     return Submitted(event=progress.events[0], events=list(progress.events), payload=payload)

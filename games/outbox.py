@@ -13,6 +13,11 @@ A handler that raises is retried later with backoff (`attempts`, `last_error`); 
 is lost, nothing done twice. The insert wakes the workers (a PostgreSQL NOTIFY at commit,
 games/migrations/0012_outbox.py; `Waker`), with a poll behind it.
 
+Without Redis (`make run`: SQLite, an in-memory channel layer) the worker's pushes could
+not reach the web process's sockets, so there (`OUTBOX_IN_PROCESS`) the process that
+wrote the rows also carries them out after their commit, on a thread of its own, and the
+worker takes only what it left (rows older than IN_PROCESS_GRACE).
+
 Games only writes rows and names their kinds; the apps above register a handler for each
 kind (`handler`, from their AppConfig.ready): games never imports them.
 """
@@ -22,12 +27,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 import psycopg
-from django.db import connection, transaction
+from django.conf import settings
+from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from bloqueio_site import jsontext
@@ -49,6 +56,7 @@ CHANNEL = "games_outbox"  # the NOTIFY channel of the insert trigger
 BATCH = 100  # rows a worker tick carries out at most
 RETRY_FIRST, RETRY_MAX = timedelta(seconds=2), timedelta(minutes=30)
 KEEP_DONE = timedelta(days=7)
+IN_PROCESS_GRACE = timedelta(seconds=10)
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,33 @@ def record(*effects: Effect, now: datetime | None = None) -> None:
         now = now or timezone.now()
         Outbox.objects.bulk_create([Outbox(kind=e.kind, game_id=e.game_id, payload=e.payload,
                                            created_at=now, due_at=now) for e in effects])
+        after_commit()
+
+
+def after_commit() -> None:
+    """Rows were written in the current transaction: with OUTBOX_IN_PROCESS, carry them
+    out here once it commits (nothing if it rolls back)."""
+    if settings.OUTBOX_IN_PROCESS:
+        transaction.on_commit(carry_out_here)
+
+
+_here = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outbox")
+
+
+def carry_out_here() -> None:
+    """With OUTBOX_IN_PROCESS, carry out the due rows on this process's outbox thread
+    (never on the caller's: a request, or the event loop after its own write)."""
+    if settings.OUTBOX_IN_PROCESS:
+        _here.submit(_drain)
+
+
+def _drain() -> None:
+    try:
+        run_pending()
+    except Exception:
+        log.exception("outbox: carrying out in process failed; the worker will")
+    finally:
+        connections.close_all()  # this thread's own
 
 
 # PostgreSQL: a branch of a write's one statement (round_store's `moved` CTE), inserting
@@ -129,24 +164,27 @@ def statement_branch(effects: Sequence[Effect]) -> tuple[str, list[Any]]:
 
 # -- carrying out -------------------------------------------------------------------------
 
-def run_pending(now: datetime | None = None, limit: int = BATCH) -> int:
-    """The worker job: carry out the rows that are due, one transaction each; returns
-    how many were done (a failed one is put off, not counted)."""
+def run_pending(now: datetime | None = None, limit: int = BATCH, *,
+                settled_for: timedelta = timedelta(0)) -> int:
+    """The worker job: carry out the rows that are due (and written `settled_for` ago
+    at least), one transaction each; returns how many were done (a failed one is put
+    off, not counted)."""
     done = 0
     for _ in range(limit):
-        outcome = _run_one(now or timezone.now())
+        outcome = _run_one(now or timezone.now(), settled_for)
         if outcome is None:
             break
         done += outcome
     return done
 
 
-def _run_one(now: datetime) -> bool | None:
+def _run_one(now: datetime, settled_for: timedelta) -> bool | None:
     """Claim the oldest due row, run its handler, mark it: True done, False put off,
     None if no row is due (or every due one is claimed by another worker)."""
     with transaction.atomic():
         row = (Outbox.objects.select_for_update(skip_locked=True)
-               .filter(done_at__isnull=True, due_at__lte=now).order_by("due_at", "id").first())
+               .filter(done_at__isnull=True, due_at__lte=now, created_at__lte=now - settled_for)
+               .order_by("due_at", "id").first())
         if row is None:
             return None
         try:

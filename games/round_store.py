@@ -206,13 +206,15 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
     with_more = ended and (game.ranked or any(s.bot for s in seats))
     if connection.vendor == "postgresql" and not with_more:
         matched = _write(loaded, game, state_text, progress.events, skip_locked, effects)
+        if matched and effects:
+            outbox.after_commit()
     else:
         with transaction.atomic(savepoint=False):
             matched = _write(loaded, game, state_text, progress.events, skip_locked)
             if matched and ended:
                 _after_the_end(game, seats, after)
             if matched:
-                outbox.record(*effects)
+                outbox.record(*effects)  # and carried out after commit, if in process
     if not matched:
         state_cache.stale(game.pk)
         return None

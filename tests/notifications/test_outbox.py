@@ -111,3 +111,23 @@ def test_the_registry_is_the_one_list():
     assert {kind.preference for kind in kinds.REGISTRY if kind.mails} <= fields
     fed = [source for kind in kinds.REGISTRY for source in kind.fed_by]
     assert sorted(fed) == sorted(outbox.KINDS)  # every row games writes has its handler
+
+
+def test_without_redis_the_writer_carries_its_rows_out_itself(alice, bob, settings):
+    """`make run`'s default (OUTBOX_IN_PROCESS, no Redis): the process that wrote the row
+    carries it out after the commit, so its push reaches this process's sockets; the
+    worker leaves it the rows of the last IN_PROCESS_GRACE."""
+    from games import worker
+    from tests.waiting import wait_for
+
+    settings.OUTBOX_IN_PROCESS = False
+    first = started_game([bob, alice], kind="quoridor", time_control=DAYS)
+    assert not Notification.objects.exists()  # left to the worker
+    settings.OUTBOX_IN_PROCESS = True
+    assert worker.outbox_tick() == 0  # too fresh: the writer's to carry out
+    assert not Notification.objects.exists()
+    second = started_game([alice, bob], kind="quoridor", time_control=DAYS)
+    wait_for(lambda: not Outbox.objects.filter(done_at__isnull=True).exists(),
+             "the writer's outbox thread")  # its own row, and the one due before it
+    assert sorted(Notification.objects.values_list("game_id", "user__username")) == sorted(
+        [(first.pk, "bob"), (second.pk, "alice")])
