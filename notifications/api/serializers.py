@@ -65,7 +65,7 @@ class _EmailChoices(serializers.Serializer):
 # One switch per kind that mails (notifications/kinds.py); a kind we do not know is an
 # error, not ignored.
 EmailChoicesIO = type("EmailChoicesIO", (_EmailChoices,), {
-    "__doc__": "One switch per kind of notification that can be e-mailed.",
+    "__doc__": "One switch per kind; a kind we do not know is an error, not ignored.",
     "__module__": __name__,
     **{kind: StrictBooleanField(required=False) for kind in MAILED}})
 
