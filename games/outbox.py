@@ -35,6 +35,7 @@ from typing import Any
 import psycopg
 from django.conf import settings
 from django.db import connection, connections, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from bloqueio_site import jsontext
@@ -180,10 +181,16 @@ def run_pending(now: datetime | None = None, limit: int = BATCH, *,
 
 def _run_one(now: datetime, settled_for: timedelta) -> bool | None:
     """Claim the oldest due row, run its handler, mark it: True done, False put off,
-    None if no row is due (or every due one is claimed by another worker)."""
+    None if no row is due (or every due one is claimed by another worker).
+
+    One game's rows go in order: a row waits while an earlier one of its game is due
+    (another worker may hold it), except one put off after a failure, which no longer
+    holds the others back."""
+    due = Q(done_at__isnull=True, due_at__lte=now)
+    earlier = Outbox.objects.filter(due, game_id=OuterRef("game_id"), id__lt=OuterRef("id"))
     with transaction.atomic():
         row = (Outbox.objects.select_for_update(skip_locked=True)
-               .filter(done_at__isnull=True, due_at__lte=now, created_at__lte=now - settled_for)
+               .filter(due, created_at__lte=now - settled_for).exclude(Exists(earlier))
                .order_by("due_at", "id").first())
         if row is None:
             return None

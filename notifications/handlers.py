@@ -25,7 +25,7 @@ from notifications.models import Kind, Mail, Notification
 def your_turn(row: Outbox) -> None:
     """The seat to move is told; the others' "your turn" in this game is read. Only if
     the game still stands where the row was written: otherwise a later row says what
-    is true now (rows of one game may be carried out by two workers at once)."""
+    is true now (the worker was away, or this row was put off after a failure)."""
     payload = row.payload
     now = Game.objects.filter(pk=row.game_id).values_list("ply", "status").first()
     if now is None or now != (payload["ply"], Status.ACTIVE):

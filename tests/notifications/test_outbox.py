@@ -131,3 +131,26 @@ def test_without_redis_the_writer_carries_its_rows_out_itself(alice, bob, settin
              "the writer's outbox thread")  # its own row, and the one due before it
     assert sorted(Notification.objects.values_list("game_id", "user__username")) == sorted(
         [(first.pk, "bob"), (second.pk, "alice")])
+
+
+def test_one_games_rows_go_in_order_across_workers(alice, bob, carol):
+    """While another worker holds a game's row, that game's later rows wait for it; other
+    games' rows go on."""
+    import psycopg
+    from django.db import connection
+
+    game = started_game([alice, bob], kind="quoridor", time_control=DAYS)
+    play(game, [alice, bob], [{"type": "move", "to": [7, 4]}])
+    other = started_game([carol, bob], kind="quoridor", time_control=DAYS)
+    first = Outbox.objects.filter(game=game).earliest("id")
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.Connection.connect(**params) as worker:  # another worker's claim
+        worker.execute(f"SELECT id FROM {Outbox._meta.db_table} WHERE id = %s FOR UPDATE",
+                       [first.pk])
+        assert outbox.run_pending() == 1  # the other game's only
+        assert list(Notification.objects.values_list("game_id", flat=True)) == [other.pk]
+        worker.rollback()
+    assert outbox.run_pending() == 2
+    assert Notification.objects.get(game=game, read_at__isnull=True).user == bob
