@@ -64,7 +64,7 @@ def rematch_json(game: Game, seats: list[Seat] | None = None) -> dict[str, Any] 
 def still_asks(game_id: Any, user_id: int) -> bool:
     """Whether the rematch offered of `game_id` still asks `user_id` something: offered,
     neither started nor declined, and not yet answered by them. Its notice's e-mail is
-    for such an offer only (notifications/mail.py)."""
+    for such an offer only (notifications/kinds.py)."""
     found = Rematch.objects.filter(game_id=game_id, new_game__isnull=True).first() \
         if isinstance(game_id, int) else None
     return (found is not None and False not in found.answers.values()
