@@ -247,6 +247,10 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The outbox (games/outbox.py) carried out by the process that wrote the rows, after
+# their commit, as well as by the worker: the default without Redis (`make run`), where
+# the worker's pushes could not reach this process's sockets (an in-memory layer).
+OUTBOX_IN_PROCESS = env_bool("OUTBOX_IN_PROCESS", not REDIS_URL)
 
 # --- Auth -----------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

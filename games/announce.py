@@ -8,7 +8,7 @@ a message to a game's sockets that is not an event (chat: ``ToGame``), or a pers
 notice to users' ``/ws/me/`` sockets (notifications, rematches: ``ToUsers``). It runs
 when the transaction commits (at once in autocommit), so a rolled-back write is never
 announced, and it is the live layer's single entry point: game changes go to the
-``games.live.broadcast`` listeners (the sockets' fan-out, notifications), the others
+``games.live.broadcast`` listeners (the sockets' fan-out), the others
 straight to the fan-out (``games.live.realtime``). The frames on the wire are the
 fan-out's, unchanged (docs/realtime.md).
 """

@@ -2,8 +2,9 @@
 
 The invitation is a row (one per game and user); the invited user accepts (a join, the
 one in games/services.py, under the game's row lock) or declines, and the table may take
-it back while it is pending (`revoke`). After commit, `games.signals.invited` and
-`invitation_revoked` tell the apps above (notifications: the notice and the e-mail).
+it back while it is pending (`revoke`). Each writes, in its transaction, an outbox row
+(games/outbox.py) that the apps above carry out (notifications: the notice and the
+e-mail).
 
 Bounded (issue #44: one two-seat game sent 40 invitations in 1.4 s, and games made again
 and again re-invited one person 10 times in 0.6 s, each by e-mail): at most
@@ -13,7 +14,6 @@ and INVITE_AGAIN_RATE of one person by one inviter.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from accounts import selectors as accounts_selectors
 from bloqueio_site import limits
 from bloqueio_site.jsontext import iso
-from games import privacy, round_store, services, signals
+from games import outbox, privacy, round_store, services
 from games.errors import (
     AlreadySeated,
     AlreadyStarted,
@@ -90,8 +90,7 @@ def invite_user(*, game_id: int, user: AbstractBaseUser, username: Any) -> tuple
             invitation.created_at = timezone.now()
             invitation.save(update_fields=["status", "invited_by", "created_at"])
         invitation.game, invitation.invited, invitation.invited_by = game, invited, user
-        transaction.on_commit(partial(signals.invited.send, sender=Invitation,
-                                      invitation=invitation))
+        outbox.record(outbox.Effect(outbox.INVITED, game.pk, {"invitation": invitation.pk}))
     return invitation, True
 
 
@@ -157,8 +156,8 @@ def revoke(*, invitation_id: int, user: AbstractBaseUser) -> Invitation:
                                    % {"status": invitation.get_status_display()})
         invitation.status = InvitationStatus.REVOKED
         invitation.save(update_fields=["status"])
-        transaction.on_commit(partial(signals.invitation_revoked.send, sender=Invitation,
-                                      invitation=invitation))
+        outbox.record(outbox.Effect(outbox.INVITATION_REVOKED, invitation.game_id, {
+            "invitation": invitation.pk, "invited": invitation.invited_id}))
     return invitation
 
 

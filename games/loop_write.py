@@ -3,8 +3,9 @@ write path (games/playing.py) without a worker thread.
 
 The same decision and the same statement: the round is this process's snapshot at the
 client's ply, `games.round.play` decides, and `round_store.guarded_statement` commits the
-progress, on one of the loop's own connections (bloqueio_site/loop_db.py) instead of a
-worker thread's; the snapshot is kept and the change announced as `round_store.commit`
+progress (with its outbox rows: a turn-based game's "your turn", games/outbox.py), on
+one of the loop's own connections (bloqueio_site/loop_db.py) instead of a worker
+thread's; the snapshot is kept and the change announced as `round_store.commit`
 does. Only a move that needs nothing more is written here. Anything else answers None,
 and the caller takes `playing.submit_action` on a worker thread, which decides again
 from the row:
@@ -15,7 +16,6 @@ from the row:
 - any refusal (decided again from the row, and said in the socket's language);
 - a progress that ends the game (ratings and the ranked queue commit with it) or
   writes nothing;
-- a turn-based game (its announcement writes notifications: notifications/listeners.py);
 - a lost race (the guard matched no row: the snapshot is forgotten and the row decides,
   `stale_ply` if another move took that ply);
 - no connection to be had (the loop's writes are off, or the database could not be
@@ -43,11 +43,11 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from bloqueio_site import loop_db
-from games import round_store, state_cache
+from games import outbox, round_store, state_cache
 from games.announce import announce_committed
 from games.errors import GameError
 from games.playing import Submitted
-from games.round import Act, Progress, Status, play, turn_based
+from games.round import Act, Progress, Status, play
 from games.round.refusals import Refusal
 
 # Per process: moves "written" here and "passed_on" to the thread path, of which
@@ -68,7 +68,7 @@ async def _submit(game_id: int, user_id: int, action: Any, ply: int) -> Submitte
     if not loop_db.enabled():
         return None
     loaded = round_store.kept(game_id, ply)
-    if loaded is None or turn_based(loaded.game.time_control):
+    if loaded is None:
         return None
     seats = [held.seat for held in loaded.seats if held.user_id == user_id]
     now = timezone.now()
@@ -82,19 +82,21 @@ async def _submit(game_id: int, user_id: int, action: Any, ply: int) -> Submitte
     if progress.refused is not None or not progress.events or after.status is not Status.ACTIVE:
         return None
     game, state_text = round_store.projected(loaded, after)
-    statement = round_store.guarded_statement(loaded, game, state_text, progress.events)
+    effects = outbox.of_change(game, loaded.seats, after, "events", progress.events)
+    statement = round_store.guarded_statement(loaded, game, state_text, progress.events,
+                                              effects=effects)
     # Shielded: once submitted, the move is seen through (sent, kept, announced) even if
     # the socket's task is cancelled meanwhile (a closing socket, a shutdown), as a
     # worker thread's call would be.
     commit = asyncio.ensure_future(_commit(statement, state_cache.Snapshot(
-        game, loaded.seats, after, state_text), progress))
+        game, loaded.seats, after, state_text), progress, bool(effects)))
     _committing.add(commit)
     commit.add_done_callback(_committing.discard)
     return await asyncio.shield(commit)
 
 
 async def _commit(statement: tuple[str, list[Any]], after: state_cache.Snapshot,
-                  progress: Progress) -> Submitted | None:
+                  progress: Progress, effects: bool) -> Submitted | None:
     game_id = after.game.pk
     try:
         async with loop_db.connection() as conn:
@@ -117,5 +119,7 @@ async def _commit(statement: tuple[str, list[Any]], after: state_cache.Snapshot,
         state_cache.stale(game_id)
         return None
     state_cache.written(after)
+    if effects:
+        outbox.carry_out_here()
     payload = announce_committed(after.game, after.seats, progress.events, "events")
     return Submitted(event=progress.events[0], events=list(progress.events), payload=payload)

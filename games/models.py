@@ -402,3 +402,29 @@ class ClockHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.beat_at}"
+
+
+class Outbox(models.Model):
+    """A side effect of a change to a game (a "your turn", an invitation's notice...),
+    written in the change's own transaction and carried out later by the worker
+    (games/outbox.py): a crash between the two loses nothing, and a row marked done
+    in the transaction of what it did is never done twice."""
+
+    kind = models.CharField(_("kind"), max_length=32)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="+", verbose_name=_("game"))
+    payload = models.JSONField(_("payload"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created at"))
+    due_at = models.DateTimeField(_("due at"))
+    done_at = models.DateTimeField(_("done at"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    last_error = models.TextField(_("last error"), blank=True, default="")
+
+    class Meta:
+        verbose_name = _("outbox row")
+        verbose_name_plural = _("outbox rows")
+        indexes = [models.Index(fields=["due_at", "id"], condition=Q(done_at__isnull=True),
+                                name="outbox_pending")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"

@@ -11,7 +11,6 @@ the last "yes" makes one game.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -19,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import announce, engine, privacy, round_store, seat_rows, signals
+from games import announce, engine, outbox, privacy, round_store, seat_rows
 from games.errors import GameNotFound, NotAPlayer, NotFinished, RematchClosed
 from games.models import Game, Rematch, Seat, Status
 from games.selectors import seats_of
@@ -65,7 +64,7 @@ def rematch_json(game: Game, seats: list[Seat] | None = None) -> dict[str, Any] 
 def still_asks(game_id: Any, user_id: int) -> bool:
     """Whether the rematch offered of `game_id` still asks `user_id` something: offered,
     neither started nor declined, and not yet answered by them. Its notice's e-mail is
-    for such an offer only (notifications/mail.py)."""
+    for such an offer only (notifications/kinds.py)."""
     found = Rematch.objects.filter(game_id=game_id, new_game__isnull=True).first() \
         if isinstance(game_id, int) else None
     return (found is not None and False not in found.answers.values()
@@ -113,9 +112,8 @@ def offer(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
         _tell(game, people, event, state)
         if created and rematch.new_game_id is None:
             others = [uid for uid in people if uid != user.pk]
-            transaction.on_commit(partial(
-                signals.rematch_offered.send, sender=Rematch, game=game,
-                offered_by=user.get_username(), user_ids=others))
+            outbox.record(outbox.Effect(outbox.REMATCH_OFFERED, game.pk, {
+                "by": user.get_username(), "user_ids": others, "kind": game.kind}))
     return state
 
 

@@ -4,7 +4,9 @@
 or from its row. `commit` writes what `play` made of it: on PostgreSQL one statement
 (one round trip) updates the row only if it is still exactly what the round was computed
 from, and appends the events only if that update matched; a game's last progress adds
-its ratings in the same transaction. The events are announced after commit. A guard
+its ratings in the same transaction. What the change causes outside the game (a
+turn-based game's "your turn") is an outbox row written by the same statement or
+transaction (games/outbox.py). The events are announced after commit. A guard
 that fails means another writer came first: nothing was written, the caller reloads.
 The event log's unique (game, ply) and append-only trigger hold whatever happens.
 """
@@ -21,7 +23,7 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from bloqueio_site import jsontext, model_rows
-from games import engine, state_cache
+from games import engine, outbox, state_cache
 from games.announce import announce_on_commit
 from games.engine import LEAVE_REASONS
 from games.errors import GameNotFound
@@ -196,24 +198,29 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
     ended = after.status is not before.status and after.status in (Status.FINISHED,
                                                                     Status.ABORTED)
     seats = loaded.seats
+    if change is None and ended:
+        change = "finished" if after.status is Status.FINISHED else "aborted"
+    elif change is None and progress.events:
+        change = "events"
+    effects = outbox.of_change(game, seats, after, change, progress.events)
     with_more = ended and (game.ranked or any(s.bot for s in seats))
     if connection.vendor == "postgresql" and not with_more:
-        matched = _write(loaded, game, state_text, progress.events, skip_locked)
+        matched = _write(loaded, game, state_text, progress.events, skip_locked, effects)
+        if matched and effects:
+            outbox.after_commit()
     else:
         with transaction.atomic(savepoint=False):
             matched = _write(loaded, game, state_text, progress.events, skip_locked)
             if matched and ended:
                 _after_the_end(game, seats, after)
+            if matched:
+                outbox.record(*effects)  # and carried out after commit, if in process
     if not matched:
         state_cache.stale(game.pk)
         return None
     if ended and after.status is Status.FINISHED:
         seats = seats_of(game)  # fresh: the final frame shows the new ratings
     state_cache.committed(state_cache.Snapshot(game, seats, after, state_text))
-    if change is None and ended:
-        change = "finished" if after.status is Status.FINISHED else "aborted"
-    elif change is None and progress.events:
-        change = "events"
     payload = None
     if change is not None:
         payload = announce_on_commit(game, seats, progress.events, change)
@@ -245,12 +252,13 @@ def _set_fields(game: Game, round_: Round) -> None:
 
 
 def _write(loaded: Loaded, game: Game, state_text: str, events: Sequence[RoundEvent],
-           skip_locked: bool) -> bool:
-    """The guarded update (and the events' insert): True if the row matched."""
+           skip_locked: bool, effects: Sequence[outbox.Effect] = ()) -> bool:
+    """The guarded update (and the events' insert, and on PostgreSQL the `effects`'
+    outbox rows): True if the row matched."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(*guarded_statement(loaded, game, state_text, events,
-                                              skip_locked=skip_locked))
+                                              skip_locked=skip_locked, effects=effects))
             return bool(cursor.fetchone()[0])
         params, rows = _values(loaded, game, state_text, events)
         cursor.execute(_OTHER_UPDATE, params)
@@ -285,10 +293,11 @@ def _values(loaded: Loaded, game: Game, state_text: str, events: Sequence[RoundE
 
 
 def guarded_statement(loaded: Loaded, game: Game, state_text: str,
-                      events: Sequence[RoundEvent], *, skip_locked: bool = False
-                      ) -> tuple[str, list[Any]]:
+                      events: Sequence[RoundEvent], *, skip_locked: bool = False,
+                      effects: Sequence[outbox.Effect] = ()) -> tuple[str, list[Any]]:
     """PostgreSQL's one statement for a progress and its parameters: it answers one row,
-    the count of game rows it updated (1: written; 0: the row moved on, nothing written)."""
+    the count of game rows it updated (1: written; 0: the row moved on, nothing written).
+    The `effects` (games/outbox.py) are inserted with the events, only if it matched."""
     params, rows = _values(loaded, game, state_text, events)
     sql = _PG_UPDATE
     if skip_locked:
@@ -297,7 +306,9 @@ def guarded_statement(loaded: Loaded, game: Game, state_text: str,
     sql += " RETURNING id)"
     if rows:
         sql += _PG_INSERT.format(rows=", ".join([_PG_ROW] * len(rows)))
-    return sql + _PG_COUNT, params + [v for r in rows for v in r]
+    branch, effect_params = outbox.statement_branch(effects)
+    return (sql + branch + _PG_COUNT,
+            params + [v for r in rows for v in r] + effect_params)
 
 
 def _after_the_end(game: Game, seats: list[Seat], after: Round) -> None:

@@ -11,11 +11,13 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from games import computer
+from games import computer, outbox
 from games.ranked import clocks, matchmaking, places
 
 log = logging.getLogger(__name__)
@@ -46,6 +48,20 @@ def register(name: str, interval: float) -> Callable[[Callable[[], object]], Cal
 def clear_expired_sessions() -> int:
     deleted, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     return deleted
+
+
+@register("outbox", interval=1)
+def outbox_tick() -> int:
+    """Carry out the side effects changes wrote (games/outbox.py). The poll behind the
+    wake-up: `run_worker` runs it at once when an insert commits (PostgreSQL)."""
+    # Where the writers carry their rows out themselves, the worker takes what they left.
+    grace = outbox.IN_PROCESS_GRACE if settings.OUTBOX_IN_PROCESS else timedelta(0)
+    return outbox.run_pending(settled_for=grace)
+
+
+@register("forget_outbox", interval=3600)
+def forget_outbox_tick() -> int:
+    return outbox.forget_done()
 
 
 @register("clocks", interval=1)
@@ -79,7 +95,13 @@ def forget_places_tick() -> int:
     return places.forget()
 
 
-def run_due(now: float | None = None) -> list[str]:
+def run_now(name: str) -> None:
+    """Run the job `name` now (a wake-up), and not again before its interval."""
+    run_due(only=name, force=True)
+
+
+def run_due(now: float | None = None, *, only: str | None = None,
+            force: bool = False) -> list[str]:
     """Run every job whose time has come; a failing job is logged, never fatal.
 
     A job that did something (a non-zero, non-empty outcome) is one line at INFO; an
@@ -88,7 +110,7 @@ def run_due(now: float | None = None) -> list[str]:
     now = time.monotonic() if now is None else now
     ran = []
     for job in JOBS:
-        if now < job.next_at:
+        if (only is not None and job.name != only) or (now < job.next_at and not force):
             continue
         job.next_at = now + job.interval
         try:

@@ -5,8 +5,8 @@ from django.utils.translation import gettext_lazy
 class NotificationsConfig(AppConfig):
     """Notifications: one model behind every channel (the list, the live badge, e-mail).
 
-    A layer above games: it listens to committed game changes and invitations, and
-    moderation (above it) tells it a report's outcome.
+    A layer above games: it carries out the outbox rows games writes with its changes
+    (games/outbox.py), and moderation (above it) tells it a report's outcome.
     """
 
     name = "notifications"
@@ -14,14 +14,13 @@ class NotificationsConfig(AppConfig):
     verbose_name = gettext_lazy("Notifications")
 
     def ready(self) -> None:
-        from games import signals, worker
-        from games.live import broadcast
-        from notifications import listeners, mail
+        from games import outbox, worker
+        from notifications import handlers, kinds, mail
 
-        broadcast.subscribe(listeners.on_committed)
-        signals.invited.connect(listeners.on_invited, dispatch_uid="notifications.invited")
-        signals.invitation_revoked.connect(listeners.on_invitation_revoked,
-                                           dispatch_uid="notifications.invitation_revoked")
-        signals.rematch_offered.connect(listeners.on_rematch_offered,
-                                        dispatch_uid="notifications.rematch_offered")
+        fed = {source for kind in kinds.REGISTRY for source in kind.fed_by}
+        if fed != set(handlers.BY_OUTBOX_KIND):
+            raise RuntimeError(f"notifications/kinds.py's fed_by {sorted(fed)} and "
+                               f"handlers {sorted(handlers.BY_OUTBOX_KIND)} disagree")
+        for source in sorted(fed):
+            outbox.handler(source)(handlers.BY_OUTBOX_KIND[source])
         worker.register("notification_emails", interval=5)(mail.send_pending)

@@ -3,10 +3,18 @@
 A notification made with `mail=pending` (its user has a verified address and opted in to
 its kind) is claimed by one worker (`FOR UPDATE SKIP LOCKED`, so several workers share the
 queue), sent outside any transaction (a slow mail server holds no lock), and marked sent,
-skipped or failed. A claim older than RECLAIM (the worker died mid-send) is claimed again:
-at least once, not exactly once. "Your turn" is e-mailed at most once a day per game
-(`TurnMail`, a conditional update under a unique constraint). Every e-mail carries an
-unsubscribe link that works without logging in (RFC 8058 one-click as well).
+skipped or failed. A claim older than RECLAIM (the worker died mid-send) is claimed again.
+
+Exactly once is not to be had from SMTP (a server can take a message and the worker die
+before it records so), so each e-mail is made recognisable instead: its Message-ID is
+the notification's own (its id and the time it was made or refreshed), the same on every
+attempt, so a message sent again after a crash is the same message to the mail servers
+and clients that drop duplicates by Message-ID. The notification itself is made once:
+in the transaction that marks its outbox row done (notifications/handlers.py).
+
+"Your turn" is e-mailed at most once a day per game (`TurnMail`, a conditional update
+under a unique constraint). Every e-mail carries an unsubscribe link that works without
+logging in (RFC 8058 one-click as well).
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from __future__ import annotations
 import logging
 import smtplib
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core import signing
@@ -24,10 +33,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games import invitations, rematch
-from notifications.models import Kind, Mail, Notification, TurnMail
+from notifications import kinds
+from notifications.models import Mail, Notification, TurnMail
 from notifications.services import email_choice
-from notifications.texts import kind_label, sentence
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +55,7 @@ def read_unsubscribe_token(token: str) -> tuple[int, str] | None:
         value = signing.loads(token, salt=_SALT)
     except signing.BadSignature:
         return None
-    if not isinstance(value, dict) or value.get("k") not in Kind.values \
+    if not isinstance(value, dict) or value.get("k") not in kinds.MAILED \
             or not isinstance(value.get("u"), int):
         return None
     return value["u"], value["k"]
@@ -84,22 +92,24 @@ def _deliver(note: Notification, now: datetime) -> Mail:
     if not (user.is_active and user.email and user.email_verified
             and email_choice(user.pk).wants(note.kind)):
         return Mail.SKIPPED  # the address or the choice changed since
-    if note.kind == Kind.YOUR_TURN and (note.read_at is not None
-                                        or not _turn_mail_allowed(note, now)):
+    kind = kinds.get(note.kind)
+    if kind.still_true is not None and not kind.still_true(note):
+        return Mail.SKIPPED  # no longer true: moved since, taken back, answered, over
+    if kind.once_a_day_per_game and not _turn_mail_allowed(note, now):
         return Mail.SKIPPED
-    if note.kind == Kind.INVITATION and not _still_asks(note):
-        return Mail.SKIPPED  # taken back, answered, or its game started or ended since
     link = settings.SITE_URL + (reverse("game", args=[note.game_id]) if note.game_id
                                 else reverse("notifications"))
     off = unsubscribe_url(user.pk, note.kind)
     with translation.override(user.language or settings.LANGUAGE_CODE):
-        context = {"user": user, "text": sentence(note), "kind": kind_label(note.kind),
+        context = {"user": user, "text": kinds.sentence(note, note.kind),
+                   "kind": kinds.label(note.kind),
                    "link": link, "unsubscribe": off,
                    "settings_url": settings.SITE_URL + reverse("notifications")}
         subject = "".join(render_to_string("email/notification_subject.txt",
                                            context).splitlines())
         body = render_to_string("email/notification_body.txt", context)
     message = EmailMessage(subject, body, None, [user.email], headers={
+        "Message-ID": message_id(note),
         "List-Unsubscribe": f"<{off}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
     try:
         message.send()
@@ -109,13 +119,11 @@ def _deliver(note: Notification, now: datetime) -> Mail:
     return Mail.SENT
 
 
-def _still_asks(note: Notification) -> bool:
-    """An invitation's notice, or a rematch offer's (an invitation to play again), still
-    asks its reader something."""
-    data = note.data or {}
-    if data.get("rematch"):
-        return rematch.still_asks(note.game_id, note.user_id)
-    return invitations.still_valid(data.get("invitation"))
+def message_id(note: Notification) -> str:
+    """The e-mail's Message-ID: the same for every attempt at one notification (and a
+    new one for a "your turn" refreshed later, which is a new message)."""
+    made = int(note.created_at.timestamp() * 1_000_000)
+    return f"<notification-{note.pk}-{made}@{urlsplit(settings.SITE_URL).hostname or 'localhost'}>"
 
 
 def _turn_mail_allowed(note: Notification, now: datetime) -> bool:

@@ -9,14 +9,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from notifications import kinds
 
-class Kind(models.TextChoices):
-    """The kinds of notification; each can be e-mailed (opt-in, per kind)."""
-
-    YOUR_TURN = "your_turn", _("your turn")
-    GAME_OVER = "game_over", _("game over")
-    INVITATION = "invitation", _("invitation")
-    REPORT_OUTCOME = "report_outcome", _("report outcome")
+# The kinds of notification, as notifications/kinds.py registers them (its one list).
+Kind = models.TextChoices("Kind", [(kind.value.upper(), (kind.value, kind.label))
+                                   for kind in kinds.REGISTRY])
+Kind.__module__ = __name__
 
 
 KINDS = tuple(Kind.values)  # the API's enum (drf-spectacular's NotificationKindEnum)
@@ -88,7 +86,8 @@ class EmailChoice(models.Model):
         return f"e-mail choices of {self.user_id}"
 
     def wants(self, kind: str) -> bool:
-        return bool(getattr(self, kind))
+        found = kinds.BY_VALUE.get(kind)
+        return found is not None and found.mails and bool(getattr(self, found.preference))
 
 
 class TurnMail(models.Model):

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.db.models import BooleanField, ExpressionWrapper, Q
 
+from notifications.kinds import sentence
 from notifications.models import Notification
-from notifications.texts import sentence
 
 
 def unread_count(user_id: int) -> int:
@@ -31,4 +31,5 @@ def listing(user_id: int, *, unread_only: bool = False, limit: int = 50) -> dict
     unread = ExpressionWrapper(Q(read_at__isnull=True), output_field=BooleanField())
     rows = rows.order_by(unread.desc(), "-created_at", "-pk")
     return {"unread": unread_count(user_id),
-            "results": [{**notification_json(n), "text": sentence(n)} for n in rows[:limit]]}
+            "results": [{**notification_json(n), "text": sentence(n, n.kind)}
+                        for n in rows[:limit]]}

@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import announce
 from games.errors import InvalidRequest
-from notifications.models import KINDS, EmailChoice, Kind, Mail, Notification
+from notifications.kinds import MAILED
+from notifications.models import EmailChoice, Kind, Mail, Notification
 from notifications.selectors import notification_json, unread_count
 
 
@@ -98,7 +99,7 @@ def push_unread(user_id: int, unread: int | None = None) -> None:
 
 def set_email_choices(user: User, choices: dict[str, bool]) -> EmailChoice:
     """Opt in or out of e-mail per kind; unknown kinds are a 400 with a code."""
-    unknown = sorted(set(choices) - set(KINDS))
+    unknown = sorted(set(choices) - set(MAILED))
     if unknown:
         raise InvalidRequest(_("Unknown notification kind: %(kind)s.")
                              % {"kind": unknown[0]}, code="unknown_kind")

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
 from notifications import mail, selectors, services
-from notifications.models import Kind, Notification
-from notifications.texts import kind_label
+from notifications.kinds import MAILED, label
+from notifications.models import Notification
 
 
 @login_required
@@ -26,7 +26,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
             services.mark_read(request.user, None)  # type: ignore[arg-type]
         else:
             services.set_email_choices(request.user, {  # type: ignore[arg-type]
-                kind: f"email_{kind}" in request.POST for kind in Kind.values})
+                kind: f"email_{kind}" in request.POST for kind in MAILED})
             messages.success(request, _("Your e-mail choices are saved."))
         return redirect("notifications")
     listing = selectors.listing(request.user.pk, limit=100)
@@ -35,7 +35,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
     choice = services.email_choice(request.user.pk)
     return render(request, "notifications/list.html", {
         "listing": listing,
-        "choices": [(kind, kind_label(kind), choice.wants(kind)) for kind in Kind.values],
+        "choices": [(kind, label(kind), choice.wants(kind)) for kind in MAILED],
     })
 
 
@@ -63,4 +63,4 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if done:
         services.unsubscribe(user, kind)
     return render(request, "notifications/unsubscribe.html", {
-        "done": done, "kind": kind_label(kind), "username": user.username})
+        "done": done, "kind": label(kind), "username": user.username})

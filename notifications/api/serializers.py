@@ -10,6 +10,7 @@ from games.api.serializers import (
     StrictBooleanField,
     StrictIntegerField,
 )
+from notifications.kinds import MAILED
 from notifications.models import KINDS
 
 
@@ -51,9 +52,7 @@ class UnreadOut(serializers.Serializer):
     unread = serializers.IntegerField()
 
 
-class EmailChoicesIO(serializers.Serializer):
-    """One switch per kind; a kind we do not know is an error, not ignored."""
-
+class _EmailChoices(serializers.Serializer):
     def to_internal_value(self, data: object) -> dict:
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields))
@@ -62,10 +61,13 @@ class EmailChoicesIO(serializers.Serializer):
                     {unknown[0]: "Unknown notification kind."}, code="unknown_kind")
         return super().to_internal_value(data)
 
-    your_turn = StrictBooleanField(required=False)
-    game_over = StrictBooleanField(required=False)
-    invitation = StrictBooleanField(required=False)
-    report_outcome = StrictBooleanField(required=False)
+
+# One switch per kind that mails (notifications/kinds.py); a kind we do not know is an
+# error, not ignored.
+EmailChoicesIO = type("EmailChoicesIO", (_EmailChoices,), {
+    "__doc__": "One switch per kind; a kind we do not know is an error, not ignored.",
+    "__module__": __name__,
+    **{kind: StrictBooleanField(required=False) for kind in MAILED}})
 
 
 class SettingsOut(serializers.Serializer):

@@ -13,7 +13,7 @@ from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import errors
 from notifications import selectors, services
 from notifications.api import serializers as io
-from notifications.models import Kind
+from notifications.kinds import MAILED
 
 
 class NotificationsView(APIView):
@@ -41,7 +41,7 @@ class ReadView(APIView):
 
 def settings_json(user: User) -> dict[str, object]:
     choice = services.email_choice(user.pk)
-    return {"email": {kind: choice.wants(kind) for kind in Kind.values},
+    return {"email": {kind: choice.wants(kind) for kind in MAILED},
             "email_address": user.email, "email_verified": user.email_verified}
 
 

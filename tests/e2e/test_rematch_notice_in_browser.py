@@ -1,6 +1,7 @@
 """A rematch offer reaches a player who left the game's page (issue 45, item 7): bob is
 on the lobby of his phone when alice offers a rematch; his badge lights up live, the
-notifications page says it, and its link takes him to the game where he accepts."""
+notifications page says it, and its link takes him to the game where he accepts. The
+notice is the offer's outbox row, carried out by the real worker (games/outbox.py)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ ME_OPEN = ("() => window.bloqueioMe && window.bloqueioMe.socket && "
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
-def test_a_rematch_offer_lights_the_badge_of_a_player_elsewhere(server: Any) -> None:
+def test_a_rematch_offer_lights_the_badge_of_a_player_elsewhere(server: Any,
+                                                                 worker: Any) -> None:
     alice, bob = live_user("alice"), live_user("bob")
     game = services.create_game(user=alice, kind="bloqueio2")
     services.join_game(game_id=game.pk, user=bob)

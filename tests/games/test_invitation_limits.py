@@ -11,11 +11,11 @@ import uuid
 import pytest
 
 from bloqueio_site import limits
-from games import invitations, services, signals
-from games.models import Invitation
+from games import invitations, outbox, services
+from games.models import Invitation, Outbox
 from tests.conftest import client_for, make_user
 
-pytestmark = pytest.mark.django_db(transaction=True)  # the signal goes after commit
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _invite(user, game_id: int, username: str):
@@ -37,13 +37,16 @@ def _third_refused(alice) -> tuple[int, object]:
     return game, _invite(alice, game, "dave")
 
 
+class _Sent:
+    """The invitations whose notice the outbox holds (games/outbox.py), counted."""
+
+    def __len__(self) -> int:
+        return Outbox.objects.filter(kind=outbox.INVITED).count()
+
+
 @pytest.fixture
 def sent():
-    seen: list = []
-    signals.invited.connect(lambda sender, invitation, **kw: seen.append(invitation.pk),
-                            dispatch_uid="test-limits-invited", weak=False)
-    yield seen
-    signals.invited.disconnect(dispatch_uid="test-limits-invited")
+    return _Sent()
 
 
 def test_the_defaults_are_documented_and_scaled(db):

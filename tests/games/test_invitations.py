@@ -1,14 +1,15 @@
 """Inviting a user by name to a waiting game: the invitation, its answers, the refusals,
-and `games.signals.invited` sent once, after commit (notifications listen to it)."""
+and its outbox row (games/outbox.py) written once, with the invitation (notifications
+carry it out)."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import transaction
 
-from games import invitations, services, signals
+from games import invitations, outbox, services
 from games.bot_accounts import bot_account
-from games.models import Invitation, Seat
+from games.models import Invitation, Outbox, Seat
 from tests.conftest import client_for, make_user
 
 pytestmark = pytest.mark.django_db
@@ -23,19 +24,12 @@ def _invite(user, game_id: int, username):
                                  {"username": username}, format="json")
 
 
-@pytest.fixture
-def sent():
-    seen: list = []
-
-    def receiver(sender, invitation, **kwargs):
-        seen.append(invitation)
-
-    signals.invited.connect(receiver, dispatch_uid="test-invited")
-    yield seen
-    signals.invited.disconnect(dispatch_uid="test-invited")
+def _sent() -> list[int]:
+    """The invitations whose notice the outbox holds."""
+    return [row.payload["invitation"] for row in Outbox.objects.filter(kind=outbox.INVITED)]
 
 
-def test_a_player_invites_a_user_who_accepts_and_is_seated(alice, bob, sent):
+def test_a_player_invites_a_user_who_accepts_and_is_seated(alice, bob):
     game_id = _game(alice, private=True)
     response = _invite(alice, game_id, "BOB")  # any letter case
     assert response.status_code == 201, response.content
@@ -143,33 +137,29 @@ def test_an_invited_user_joins_a_private_game_without_the_token(alice, bob):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_signal_is_sent_once_after_commit(sent):
-    alice, bob = make_user("alice"), make_user("bob")
+def test_the_outbox_row_is_written_once_with_the_invitation():
+    alice, _bob = make_user("alice"), make_user("bob")
     game_id = _game(alice, kind="bloqueio")
-
-
     with transaction.atomic():
         invitation, created = invitations.invite_user(game_id=game_id, user=alice,
                                                       username="bob")
-        assert created and sent == []  # not before the commit
-    assert [i.pk for i in sent] == [invitation.pk]
-    assert sent[0].invited == bob and sent[0].invited_by == alice
-    assert sent[0].game.pk == game_id
+        assert created
+    [row] = Outbox.objects.filter(kind=outbox.INVITED)
+    assert (row.game_id, row.payload, row.done_at) == (game_id,
+                                                      {"invitation": invitation.pk}, None)
     again = _invite(alice, game_id, "bob")
     assert again.status_code == 200 and again.json()["id"] == invitation.pk
-    assert len(sent) == 1  # inviting again sends nothing
+    assert _sent() == [invitation.pk]  # inviting again sends nothing
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_rolled_back_invitation_sends_nothing(sent):
+def test_a_rolled_back_invitation_sends_nothing():
     alice, _bob = make_user("alice"), make_user("bob")
     game_id = _game(alice, kind="bloqueio")
-
-
     with pytest.raises(RuntimeError), transaction.atomic():
         invitations.invite_user(game_id=game_id, user=alice, username="bob")
         raise RuntimeError("undo")
-    assert sent == [] and not Invitation.objects.exists()
+    assert _sent() == [] and not Invitation.objects.exists()
 
 
 def test_the_admin_lists_invitations_and_rematches_read_only(alice, bob):

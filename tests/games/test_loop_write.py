@@ -18,8 +18,8 @@ from django.db import connections
 
 from bloqueio_site import loop_db
 from bloqueio_site.errors import ServiceError
-from games import engine, loop_write, services, state_cache
-from games.models import Event, Game
+from games import engine, loop_write, outbox, round_store, services, state_cache
+from games.models import Event, Game, Outbox
 from tests.ws_helpers import game_socket, receive_type, seat_four
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -201,18 +201,48 @@ async def test_a_failed_statement_answers_unavailable_and_writes_nothing(four):
     await alice.disconnect()
 
 
-async def test_a_turn_based_game_takes_the_thread_path(settings):
-    """Its announcement writes notifications (notifications/listeners.py), which the
-    event loop may not."""
+def _outbox_of(gid: int) -> list[tuple[str, int, int | None]]:
+    return [(row.kind, row.payload["ply"], row.payload["to_move"])
+            for row in Outbox.objects.filter(game_id=gid, kind=outbox.TURN).order_by("id")]
+
+
+async def test_a_turn_based_move_takes_the_loop_and_writes_its_outbox_row(settings):
+    """Its "your turn" is an outbox row in the move's own statement (games/outbox.py):
+    nothing is left for a thread to write after the commit."""
     gid, users = await seat_four()
     await sync_to_async(Game.objects.filter(pk=gid).update)(time_control={"days": 1})
     state_cache.drop(gid)
+    await sync_to_async(round_store.load)(gid)  # the turn-based row, kept
     alice = await game_socket(gid, users[0])
     written = loop_write.counts["written"]
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 5})
     assert (await receive_type(alice, "ack"))["ply"] == 1
-    assert loop_write.counts["written"] == written
+    assert loop_write.counts["written"] == written + 1
     assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
+    assert await sync_to_async(_outbox_of)(gid) == [(outbox.TURN, 1, users[1].pk)]
+    await alice.disconnect()
+
+
+async def test_a_lost_race_writes_no_outbox_row(settings):
+    """The row moved on under the loop's snapshot: the guard matches nothing, and the
+    outbox branch of the statement inserts nothing either."""
+    gid, users = await seat_four()
+    await sync_to_async(Game.objects.filter(pk=gid).update)(time_control={"days": 1})
+    state_cache.drop(gid)
+    alice = await game_socket(gid, users[0])
+    loaded = await sync_to_async(round_store.load)(gid)  # the snapshot at ply 0
+    await sync_to_async(services.submit_action)(game_id=gid, user=users[0], action=MOVE0,
+                                                ply=0)  # the thread path takes ply 0
+    rows = await sync_to_async(_outbox_of)(gid)
+    assert rows == [(outbox.TURN, 1, users[1].pk)]
+    state_cache.drop(gid)
+    state_cache.written(state_cache.Snapshot(loaded.game, loaded.seats, loaded.round,
+                                             loaded.state_text))  # the stale one again
+    lost = loop_write.counts["lost_race"]
+    assert await loop_write.submit(game_id=gid, user_id=users[0].pk, action=MOVE0,
+                                   ply=0) is None
+    assert loop_write.counts["lost_race"] == lost + 1
+    assert await sync_to_async(_outbox_of)(gid) == rows
     await alice.disconnect()
 
 

@@ -10,7 +10,7 @@ import pytest
 from django.db import transaction
 
 from accounts.models import User
-from games import invitations, services
+from games import invitations, outbox, services
 from notifications import mail
 from notifications import services as notifications
 from notifications.models import Kind, Mail, Notification
@@ -44,10 +44,12 @@ def test_only_invitations_still_asking_are_mailed(alice, bob, mailbox: Mailbox):
     aborted_game, aborted = _invite(alice)
     _taken_back_game, taken_back = _invite(alice)
     waiting_game, waiting = _invite(alice)
+    outbox.run_pending()  # the worker made the three notices
     assert {_mail_of(i) for i in (aborted, taken_back, waiting)} == {Mail.PENDING}
     services.leave_game(game_id=aborted_game, user=alice)  # alone: the game is aborted
     revoked = client_for(alice).post(f"/api/invitations/{taken_back}/revoke/")
     assert revoked.status_code == 200 and revoked.json()["status"] == "revoked"
+    outbox.run_pending()  # and settled the one taken back
 
     assert mail.send_pending() == 1
     [message] = mailbox.messages
@@ -65,6 +67,7 @@ def test_no_notice_for_a_game_over_before_the_invitation_committed(alice, bob):
     with transaction.atomic():
         game_id, _invitation = _invite(alice)
         services.leave_game(game_id=game_id, user=alice)  # aborted in the same commit
+    assert outbox.run_pending() == 1  # the row is carried out: it makes no notice
     assert not Notification.objects.filter(user=bob).exists()
 
 
@@ -83,7 +86,8 @@ def test_a_rematch_offer_is_mailed_while_it_still_asks(alice, bob, carol, mailbo
     services.resign(game_id=table.pk, user=alice)
     rematch.offer(game_id=duel.pk, user=alice)
     rematch.offer(game_id=table.pk, user=alice)
-    rematch.decline(game_id=table.pk, user=carol)  # declined before the worker ran
+    outbox.run_pending()
+    rematch.decline(game_id=table.pk, user=carol)  # declined before the mail went
 
     assert mail.send_pending() == 1
     [message] = mailbox.messages

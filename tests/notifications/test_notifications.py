@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from bloqueio_site.asgi import application
-from games.live.broadcast import Committed
-from games.selectors import game_json
-from notifications import listeners, mail, services
+from games import outbox
+from games.models import Outbox
+from notifications import mail, services
 from notifications.models import Kind, Mail, Notification
 from tests.conftest import client_for, make_user
 from tests.games.helpers import play, started_game
@@ -35,48 +35,58 @@ def _verified(user: User, address: str) -> User:
     return user
 
 
-def _as_turn_based(game_id: int, users: list[User], change: str = "events") -> Committed:
-    """The committed change of a game, seen as if its time control were days a move."""
-    from games.models import Game, Seat
-
-    game = Game.objects.get(pk=game_id)
-    seats = list(Seat.objects.filter(game=game).order_by("seat"))
-    payload = {**game_json(game, seats), "time_control": {"days": 2}}
-    return Committed(game_id=game_id, events=[{"ply": game.ply}], game=payload, change=change,
-                     seat_users=[s.user_id for s in seats])
-
-
 def test_your_turn_is_one_unread_row_a_game_and_settles_when_the_turn_passes(alice, bob):
-    game = started_game([alice, bob], kind="quoridor")
-    listeners.on_committed(_as_turn_based(game.pk, [alice, bob]))  # alice to move
-    listeners.on_committed(_as_turn_based(game.pk, [alice, bob]))  # again: refreshed
+    game = started_game([alice, bob], kind="quoridor", time_control={"days": 2})
+    assert outbox.run_pending() == 1  # alice to move
+    [row] = Outbox.objects.filter(kind=outbox.TURN)
+    outbox.record(outbox.Effect(outbox.TURN, game.pk, row.payload))  # told again
+    assert outbox.run_pending() == 1  # refreshed, not a second row
     [note] = Notification.objects.filter(user=alice)
     assert (note.kind, note.game_id, note.read_at) == (Kind.YOUR_TURN, game.pk, None)
     play(game, [alice, bob], QUORIDOR_OPENING[:1])  # now bob is to move
-    listeners.on_committed(_as_turn_based(game.pk, [alice, bob]))
+    assert outbox.run_pending() == 1
     note.refresh_from_db()
     assert note.read_at is not None  # alice's turn is over: no longer "unread"
     assert Notification.objects.get(user=bob).kind == Kind.YOUR_TURN
 
 
+def test_a_turn_already_played_is_not_told(alice, bob):
+    """A row carried out late (put off after a failure, or the worker away): a turn that
+    has passed is not announced, and it settles nothing (a later row says what is
+    true)."""
+    game = started_game([alice, bob], kind="quoridor", time_control={"days": 2})
+    play(game, [alice, bob], QUORIDOR_OPENING)  # alice's turn again, two rows later
+    first = Outbox.objects.filter(kind=outbox.TURN).earliest("id")
+    later = timezone.now() + timedelta(minutes=5)
+    Outbox.objects.filter(pk=first.pk).update(due_at=later)  # as if put off
+    assert outbox.run_pending() == 2  # the others do not wait for it
+    assert outbox.run_pending(later) == 1
+    assert list(Notification.objects.values_list("user__username", "kind", "read_at")) \
+        == [("alice", "your_turn", None)]
+
+
 def test_a_real_turn_based_game_notifies_by_itself(alice, bob, carol):
     """No hand-made change: the games' own writes, with days a move, make the rows."""
     game = started_game([alice, bob], kind="quoridor", time_control={"days": 2})
+    outbox.run_pending()
     assert Notification.objects.get(user=alice, read_at__isnull=True).kind == Kind.YOUR_TURN
     play(game, [alice, bob], QUORIDOR_OPENING[:1])
+    outbox.run_pending()
     assert list(Notification.objects.filter(read_at__isnull=True)
                 .values_list("user__username", "kind")) == [("bob", "your_turn")]
     from games import services as games
 
     games.resign(game_id=game.pk, user=bob)
+    outbox.run_pending()
     assert sorted(Notification.objects.filter(read_at__isnull=True)
                   .values_list("user__username", "kind")) == [("alice", "game_over"),
                                                               ("bob", "game_over")]
-    # an invitation by name (games.signals.invited) reaches the invited user
+    # an invitation by name (its outbox row) reaches the invited user
     table = games.create_game(user=alice, kind="quoridor", private=True)
     answer = client_for(alice).post(f"/api/games/{table.pk}/invitations/",
                                     {"username": "carol"}, format="json")
     assert answer.status_code == 201, answer.content
+    outbox.run_pending()
     note = Notification.objects.get(user=carol)
     assert (note.kind, note.game_id, note.data["by"]) == (Kind.INVITATION, table.pk, "alice")
     text = client_for(carol).get("/api/notifications/").json()["results"][0]["text"]
@@ -96,6 +106,7 @@ def test_a_rematch_offer_tells_the_rest_of_the_table_as_an_invitation(alice, bob
     games.resign(game_id=game.pk, user=alice)
     services.set_email_choices(_verified(bob, "bob@example.org"), {"invitation": True})
     rematch.offer(game_id=game.pk, user=alice)
+    outbox.run_pending()
     notes = Notification.objects.filter(kind=Kind.INVITATION, game_id=game.pk)
     assert sorted(notes.values_list("user__username", flat=True)) == ["bob", "carol"]
     assert notes.get(user=bob).mail == Mail.PENDING and notes.get(user=carol).mail == Mail.NONE
@@ -104,19 +115,24 @@ def test_a_rematch_offer_tells_the_rest_of_the_table_as_an_invitation(alice, bob
     assert listing["results"][0]["text"] == (
         f"alice offers a rematch of game #{game.pk} (Quoridor (4 players)).")
     rematch.offer(game_id=game.pk, user=bob)  # an answer is not a new offer
+    outbox.run_pending()
     assert notes.count() == 2
 
 
 def test_live_games_make_no_rows(alice, bob):
     game = started_game([alice, bob], kind="quoridor")
-    play(game, [alice, bob], QUORIDOR_OPENING)  # the real listener ran after each commit
+    play(game, [alice, bob], QUORIDOR_OPENING)
+    assert not Outbox.objects.exists()  # a live game's player is at the board
     assert not Notification.objects.exists()
 
 
 def test_game_over_tells_every_player_and_ends_their_turns(alice, bob):
-    game = started_game([alice, bob], kind="quoridor")
-    listeners.on_committed(_as_turn_based(game.pk, [alice, bob]))
-    listeners.on_committed(_as_turn_based(game.pk, [alice, bob], change="finished"))
+    from games import services as games
+
+    game = started_game([alice, bob], kind="quoridor", time_control={"days": 2})
+    outbox.run_pending()  # alice's turn
+    games.resign(game_id=game.pk, user=bob)
+    outbox.run_pending()
     assert sorted(Notification.objects.filter(kind=Kind.GAME_OVER)
                   .values_list("user__username", flat=True)) == ["alice", "bob"]
     assert not Notification.objects.filter(kind=Kind.YOUR_TURN, read_at__isnull=True).exists()

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import signal
-import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 from django.utils import timezone
 
-from games import worker
+from games import outbox, worker
 from games.ranked import clocks
 
 
@@ -51,8 +50,18 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
         self.stdout.write(f"worker started with jobs: {', '.join(j.name for j in worker.JOBS)}")
-        while not stopping:
-            close_old_connections()
-            worker.run_due()
-            time.sleep(tick)
+        # Between ticks, wait for an outbox insert to commit (PostgreSQL's NOTIFY): a
+        # "your turn" is carried out at once, not at the next poll. Without wake-ups
+        # (SQLite, or no listening connection) the outbox is polled every tick.
+        waker = outbox.Waker()
+        try:
+            while not stopping:
+                close_old_connections()
+                worker.run_due()
+                woken = waker.wait(tick)
+                if (woken or not waker.listening) and not stopping:
+                    close_old_connections()
+                    worker.run_now("outbox")
+        finally:
+            waker.close()
         self.stdout.write("worker stopped")
