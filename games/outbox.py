@@ -11,7 +11,7 @@ the same transaction, and the row is marked done in it. A crash before that comm
 the handler's writes back with the claim, and the row is taken again: done exactly once.
 A handler that raises is retried later with backoff (`attempts`, `last_error`); nothing
 is lost, nothing done twice. The insert wakes the workers (a PostgreSQL NOTIFY at commit,
-games/migrations/0012_outbox.py; `Waker`), with a poll behind it.
+games/migrations/0011_outbox.py; `Waker`), with a poll behind it.
 
 Without Redis (`make run`: SQLite, an in-memory channel layer) the worker's pushes could
 not reach the web process's sockets, so there (`OUTBOX_IN_PROCESS`) the process that
