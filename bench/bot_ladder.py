@@ -209,7 +209,9 @@ def meet(kind: str, seated: tuple[str, ...], game: int, seed: int, fixed: bool) 
     (ahead 1, shared rank 0.5, behind 0; two seats of one player are not compared)."""
     rules = engine.get(kind)
     rules.legal_actions(rules.initial())  # build the kind's tables before timing moves
-    nodes = round(bots._family(rules).nodes_per_second(rules)) if fixed else None
+    solver = bots._solver(rules)
+    rates = {"hard": bots._family(rules).nodes_per_second(rules),  # one second's nodes
+             "perfect": solver.proofs_per_second(rules) if solver else 0}
     state = rules.initial()
     times: dict[str, list[float]] = {p: [] for p in seated}
     while state.turn is not None:
@@ -221,7 +223,7 @@ def meet(kind: str, seated: tuple[str, ...], game: int, seed: int, fixed: bool) 
         else:
             action = bots.choose(
                 rules, state, player, seed=move_seed,
-                nodes=nodes if player in bots.THINKING else None,
+                nodes=rates[player] if fixed and player in rates else None,
                 budget_s=30.0 if fixed else None,
             )
         times[player].append(time.process_time() - start)
