@@ -298,6 +298,15 @@ def rating_table(
             f"{sum(mine) / len(mine):7.0%}  "
             f"{statistics.median(spent) * 1000:7.1f}/{max(spent) * 1000:.0f}"
         )
+    order = sorted(elo, key=lambda p: -elo[p])
+    lines.append("  direct score, row against column (pairwise results):")
+    lines.append("  " + " " * 16 + "".join(f"{p[:8]:>9}" for p in order))
+    for p in order:
+        row = []
+        for q in order:
+            got = [s if a == p else 1 - s for g in every for a, b, s in g if {a, b} == {p, q}]
+            row.append(f"{sum(got) / len(got):8.0%} " if got and p != q else f"{'-':>8} ")
+        lines.append((f"  {p:16}" + "".join(row)).rstrip())
     return lines
 
 
