@@ -38,7 +38,8 @@ ABOUT: dict[str, str] = {
     ),
     "medium": (
         "Plays the best move it sees one move ahead, and at a four-seat table plans the race two "
-        "moves ahead: it beats a simple greedy player in nine two-player games out of ten and "
+        "moves ahead: it beats a simple greedy player in about nine two-player games out of ten "
+        "in Bloqueio, Quoridor and Blockade Run, seven in ten in Blokus Duo and Blockade, and "
         "about one four-seat race in two against three of them."
     ),
     "hard": (
