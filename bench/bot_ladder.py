@@ -12,6 +12,16 @@ nor is ``blocker`` (the barrier kinds' greedy blocker of issue #48, same file).
     python bench/bot_ladder.py --kinds quoridor,blockade --games 20 --jobs 2
     python bench/bot_ladder.py --only greedy --kinds bloqueio --fixed   # node budgets only
     nice -n 10 python bench/bot_ladder.py --only blocker --kinds bloqueio,quoridor4 --fixed
+
+``--round-robin`` plays instead every pair of players of each kind (its levels, its
+family's greedy yardsticks and ``uniform``, a uniformly random player held at 0 Elo),
+scores each game as pairwise results from its final ranking, and prints Bradley-Terry
+ratings (bench/bt_fit.py) with 95 % bootstrap intervals and each player's CPU time per
+move. Two seats: colours alternate. Four seats: the two players take alternate seats
+(ABAB, then BABA), except that a thinking level (hard, perfect) sits at one seat only,
+rotated, against three of the other, to keep its ~1 s moves affordable.
+
+    nice -n 10 python bench/bot_ladder.py --round-robin --games 10 --hard-games 4 --fixed
 """
 
 from __future__ import annotations
@@ -28,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import opponents
+from bench import bt_fit, opponents
 from games import bots, engine
 
 GREEDY = "greedy"  # the family's yardstick opponent (bench/opponents.py), not a level
@@ -167,6 +177,139 @@ def _times(outcomes: list[Outcome], level: str) -> str:
     return f"{level} {statistics.median(spent) * 1000:.1f}/{max(spent) * 1000:.0f}"
 
 
+# -- round robin ----------------------------------------------------------------------
+
+ANCHOR = "uniform"  # bench/opponents.py's uniformly random player, rated 0 Elo
+
+
+def roster(kind: str) -> list[str]:
+    """Everyone in ``kind``'s round robin: its levels, its family's yardsticks, uniform."""
+    rules = engine.get(kind)
+    return [*bots.levels(rules), *opponents.ALL_FOR_FAMILY[rules.info.family], ANCHOR]
+
+
+def lineup(seats: int, a: str, b: str, game: int) -> tuple[str, ...]:
+    """Who sits where in game ``game`` of the pairing a-b (see the module docstring)."""
+    if seats > 2 and (a in bots.THINKING or b in bots.THINKING):
+        lone, rest = (a, b) if a in bots.THINKING else (b, a)
+        return tuple(lone if s == game % seats else rest for s in range(seats))
+    return tuple(a if (s + game) % 2 == 0 else b for s in range(seats))
+
+
+@dataclass
+class Meeting:
+    """One round-robin game: its pairwise results and each player's move times."""
+
+    results: list[bt_fit.Result]
+    times: dict[str, list[float]]
+
+
+def meet(kind: str, seated: tuple[str, ...], game: int, seed: int, fixed: bool) -> Meeting:
+    """Play one game with ``seated[s]`` on seat s; score it pair by pair from the ranking
+    (ahead 1, shared rank 0.5, behind 0; two seats of one player are not compared)."""
+    rules = engine.get(kind)
+    rules.legal_actions(rules.initial())  # build the kind's tables before timing moves
+    solver = bots._solver(rules)
+    rates = {"hard": bots._family(rules).nodes_per_second(rules),  # one second's nodes
+             "perfect": solver.proofs_per_second(rules) if solver else 0}
+    state = rules.initial()
+    times: dict[str, list[float]] = {p: [] for p in seated}
+    while state.turn is not None:
+        player = seated[state.turn]
+        start = time.process_time()
+        move_seed = seed * 7919 + game * 31 + state.turn
+        if player in opponents.YARDSTICKS:
+            action = opponents.play(player, rules, state, move_seed)
+        else:
+            action = bots.choose(
+                rules, state, player, seed=move_seed,
+                nodes=rates[player] if fixed and player in rates else None,
+                budget_s=30.0 if fixed else None,
+            )
+        times[player].append(time.process_time() - start)
+        state = rules.apply(state, action)
+    result = rules.result(state)
+    assert result is not None
+    rank = result.ranking
+    results = [
+        (seated[i], seated[j], 1.0 if rank[i] < rank[j] else 0.5 if rank[i] == rank[j] else 0.0)
+        for i in range(len(seated)) for j in range(i + 1, len(seated)) if seated[i] != seated[j]
+    ]
+    return Meeting(results, times)
+
+
+def _meet(args: tuple[str, tuple[str, ...], int, int, bool]) -> Meeting:
+    return meet(*args)
+
+
+def round_robin(
+    kinds: list[str], games: int, hard_games: int, seed: int, jobs: int, fixed: bool
+) -> list[str]:
+    """Every pairing of every kind, then a rating table per kind (printed and returned)."""
+    tasks: list[tuple[str, str, str, int]] = []
+    for kind in kinds:
+        players = roster(kind)
+        for i, a in enumerate(players):
+            for b in players[i + 1:]:
+                n = hard_games if a in bots.THINKING or b in bots.THINKING else games
+                tasks.extend((kind, a, b, g) for g in range(n))
+    args = [(k, lineup(engine.get(k).seats, a, b, g), g, seed, fixed) for k, a, b, g in tasks]
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    try:
+        meetings = list(pool.map(_meet, args) if pool else map(_meet, args))
+    finally:
+        if pool:
+            pool.shutdown()
+    lines: list[str] = []
+    for kind in kinds:
+        played = [(t, m) for t, m in zip(tasks, meetings, strict=True) if t[0] == kind]
+        pairings: dict[tuple[str, str], list[bt_fit.Game]] = {}
+        for (_, a, b, _), m in played:
+            pairings.setdefault((a, b), []).append(m.results)
+        lines += rating_table(kind, pairings, [m for _, m in played], seed)
+    for line in lines:
+        print(line, flush=True)
+    return lines
+
+
+def rating_table(
+    kind: str,
+    pairings: dict[tuple[str, str], list[bt_fit.Game]],
+    meetings: list[Meeting],
+    seed: int,
+) -> list[str]:
+    """One kind's ratings, best first: Elo, 95 % interval, games, pairwise score, and
+    CPU ms per move (median/max)."""
+    every = [g for gs in pairings.values() for g in gs]
+    elo = bt_fit.fit(every, ANCHOR)
+    ci = bt_fit.bootstrap(pairings, ANCHOR, seed=seed)
+    lines = [
+        f"{kind}: {len(every)} games",
+        f"  {'player':16} {'Elo':>6} {'95% CI':>13} {'games':>5} {'score':>7}"
+        f"  {'ms/move med/max':>15}",
+    ]
+    for p in sorted(elo, key=lambda p: -elo[p]):
+        n = sum(len(gs) for pair, gs in pairings.items() if p in pair)
+        mine = [s if a == p else 1 - s for g in every for a, b, s in g if p in (a, b)]
+        spent = [t for m in meetings for t in m.times.get(p, [])]
+        lo, hi = ci[p]
+        lines.append(
+            f"  {p:16} {elo[p]:6.0f} {f'{lo:.0f}..{hi:.0f}':>13} {n:5d} "
+            f"{sum(mine) / len(mine):7.0%}  "
+            f"{statistics.median(spent) * 1000:7.1f}/{max(spent) * 1000:.0f}"
+        )
+    order = sorted(elo, key=lambda p: -elo[p])
+    lines.append("  direct score, row against column (pairwise results):")
+    lines.append("  " + " " * 16 + "".join(f"{p[:8]:>9}" for p in order))
+    for p in order:
+        row = []
+        for q in order:
+            got = [s if a == p else 1 - s for g in every for a, b, s in g if {a, b} == {p, q}]
+            row.append(f"{sum(got) / len(got):8.0%} " if got and p != q else f"{'-':>8} ")
+        lines.append((f"  {p:16}" + "".join(row)).rstrip())
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per pairing")
@@ -178,7 +321,21 @@ def main() -> None:
     parser.add_argument(
         "--fixed", action="store_true", help="hard's node budget only, no clock cap"
     )
+    parser.add_argument(
+        "--round-robin", action="store_true", help="every pair of players, Elo ratings"
+    )
+    parser.add_argument(
+        "--hard-games", type=int, default=4, help="round robin: games per pairing with hard"
+        " or perfect"
+    )
     args = parser.parse_args()
+    if args.round_robin:
+        start = time.perf_counter()
+        chosen = args.kinds.split(",") if args.kinds else list(engine.KINDS)
+        jobs = max(1, min(args.jobs, os.cpu_count() or 1))
+        round_robin(chosen, args.games, args.hard_games, args.seed, jobs, args.fixed)
+        print(f"total {time.perf_counter() - start:.0f} s", flush=True)
+        return
     kinds = set(args.kinds.split(",")) if args.kinds else None
     only = set(args.only.split(",")) if args.only else None
     games = 4 if args.quick else args.games

@@ -20,6 +20,8 @@ public masks) and breaks ties with a seeded coin:
 - ``blockade_greedy``: Blockade, the placement that leaves the opponent the fewest
   replies; Blockade Run, a winning step if any, else the step and block that maximize
   the opponent's distance minus its own.
+- ``uniform`` (every kind): a legal action drawn uniformly at random, the round-robin
+  ladder's anchor (rated 0 Elo): the one player whose strength needs no argument.
 
 ``play(name, rules, state, seed)`` is the one entry point the ladder calls.
 """
@@ -198,6 +200,14 @@ def _run_distance(state: Any, seat: int) -> int:
     return FAR
 
 
+# -- every kind ------------------------------------------------------------------------
+
+
+def uniform(rules: Rules, state: Any, rng: random.Random) -> Any:
+    """Any legal action, each as likely (a forced pass included)."""
+    return rng.choice(rules.legal_actions(state))
+
+
 # -- the ladder's entry point -----------------------------------------------------------
 
 YARDSTICKS: dict[str, Callable[[Rules, Any, random.Random], Any]] = {
@@ -205,8 +215,15 @@ YARDSTICKS: dict[str, Callable[[Rules, Any, random.Random], Any]] = {
     "blocker": blocker,
     "blokus_greedy": blokus_greedy,
     "blockade_greedy": blockade_greedy,
+    "uniform": uniform,
 }
 FOR_FAMILY = {"barrier": "racer", "blokus": "blokus_greedy", "blockade": "blockade_greedy"}
+# Every greedy yardstick of a family, for the round-robin ladder (``uniform`` is its anchor)
+ALL_FOR_FAMILY = {
+    "barrier": ("racer", "blocker"),
+    "blokus": ("blokus_greedy",),
+    "blockade": ("blockade_greedy",),
+}
 
 
 def play(name: str, rules: Rules, state: Any, seed: int) -> Any:

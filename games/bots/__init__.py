@@ -38,12 +38,15 @@ ABOUT: dict[str, str] = {
     ),
     "medium": (
         "Plays the best move it sees one move ahead, and at a four-seat table plans the race two "
-        "moves ahead: it beats a simple greedy player in nine two-player games out of ten and "
+        "moves ahead: it beats a simple greedy player in about nine two-player games out of ten "
+        "in Bloqueio, Quoridor and Blockade Run, seven in ten in Blokus Duo and Blockade, and "
         "about one four-seat race in two against three of them."
     ),
     "hard": (
         "Thinks up to a second a move: it beats medium in most two-player games and a simple "
-        "greedy player in nearly all of them; at a four-seat table it wins about six races in "
+        "greedy player in nearly all of them (not in Blockade, where the first player wins "
+        "with best play: there it wins half its games against medium and two in three against "
+        "the greedy player); at a four-seat table it wins about six races in "
         "ten against three medium, but against three greedy players who all block the leader "
         "it won 5 of 12 in Bloqueio and none of 12 in four-player Quoridor."
     ),

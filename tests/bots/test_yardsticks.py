@@ -16,6 +16,7 @@ FAMILY_KINDS = {
     "blocker": ["bloqueio", "quoridor4"],
     "blockade_greedy": ["blockade", "blockade_run"],
     "blokus_greedy": ["blokus_duo"],
+    "uniform": ["blockade", "blockade_run", "blokus_duo", "quoridor"],
 }
 
 
