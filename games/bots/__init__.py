@@ -46,9 +46,8 @@ ABOUT: dict[str, str] = {
         "Thinks up to a second a move: it beats medium in most two-player games and a simple "
         "greedy player in nearly all of them (not in Blockade, where the first player wins "
         "with best play: there it wins half its games against medium and two in three against "
-        "the greedy player); at a four-seat table it wins about six races in "
-        "ten against three medium, but against three greedy players who all block the leader "
-        "it won 5 of 12 in Bloqueio and none of 12 in four-player Quoridor."
+        "the greedy player); at a four-seat table, against three greedy players who all block "
+        "the leader, it won 15 of 24 games in Bloqueio and 19 of 24 in four-player Quoridor."
     ),
     "perfect": (
         "Blockade and Blockade Run only: it proves who wins with best play and never lets a "

@@ -383,3 +383,37 @@ def test_four_seat_bloqueio_hard_checks_its_best_candidates_against_medium() -> 
     later = rules.apply(later, play(later))
     later = rules.apply(later, play(later))
     assert later.turn == me and play(later) == _reply(ev, later)
+
+
+def test_the_waller_model_walls_off_the_leader_only_when_it_costs_more_than_a_step() -> None:
+    from games.engine.barrier.actions import Barrier
+    from games.engine.barrier.bot import _waller
+    from games.engine.barrier.bot_eval import BarrierEvaluator
+
+    # after a dozen random plies (easy's walls), four wallers play to the end; on an open
+    # board one wall rarely costs a pawn two steps, and four wallers would only run
+    rules, state = _midgame("quoridor4", 12)
+    ev, walls = BarrierEvaluator(rules), 0
+    while state.turn is not None:
+        seat = state.turn
+        others = [s for s in range(rules.seats) if s != seat]
+        rival = min(others, key=lambda s: (rules.distance(state, s), (s - seat) % rules.seats))
+        legal = rules.legal_actions(state)
+        steps = [a for a in legal if isinstance(a, Move)]
+        best = min(rules.distance(rules.apply(state, a), seat) for a in steps)
+        gain = rules.distance(state, seat) - best
+        longest = max(
+            (rules.distance(rules.apply(state, a), rival) - rules.distance(state, rival)
+             for a in legal if isinstance(a, Barrier)),
+            default=0,
+        )
+        action = _waller(ev, state)
+        assert action in legal
+        after = rules.apply(state, action)
+        if isinstance(action, Barrier):  # the longest wall on the leader, worth more than a step
+            walls += 1
+            assert rules.distance(after, rival) - rules.distance(state, rival) == longest > gain
+        else:  # a best step: no wall on the leader costs it more than the step gains
+            assert rules.distance(after, seat) == best and (longest <= gain or best == 0)
+        state = after
+    assert walls  # wallers do wall, so both branches were checked

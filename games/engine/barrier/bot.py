@@ -136,8 +136,9 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
     the best one-ply candidates are played out for three rounds under two opponent models,
     each candidate worth its worse playout: opponents that run and block only for a
     whole step's gain (``_runner``: then nobody else stops a leader, so we must), and
-    opponents that block whoever is about to win (``_reply``: then leading early only
-    draws their barriers). At the end of a playout a barrier in hand is worth
+    opponents that block whoever is about to win (Bloqueio: ``_reply``) or whoever leads
+    (Quoridor 4: ``_waller``), so that leading early only draws their barriers
+    (``_models``). At the end of a playout a barrier in hand is worth
     ``LOOKAHEAD_WALL_VALUE`` steps: the last seat holding barriers decides the race; and
     once nobody else holds one, winning the pawn race is worth ``RACE_WIN`` (``_leaf``).
     On a board with goal zones the best candidates are then checked against medium's
@@ -146,7 +147,7 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
     ev = BarrierEvaluator(rules)
     if rules.seats == 2:
         return paranoid(rules, state, me, HardEvaluator(rules, state.ply), budget)
-    models = [lambda s: _reply(ev, s) if s.turn == me else _runner(ev, s), lambda s: _reply(ev, s)]
+    models = _models(ev, me)
     candidates = ev.ranked(state, me)[:LOOKAHEAD_WIDTH]
     others = [s for s in range(rules.seats) if s != me]
     armed = any(state.barriers_left[s] for s in others)
@@ -164,6 +165,21 @@ def hard(rules: Rules, state: Any, rng: random.Random, budget: Budget) -> Choice
             rounds=LOOKAHEAD_ROUNDS,
         )
     return _verified(ev, state, me, candidates, models, budget)
+
+
+def _models(ev: BarrierEvaluator, me: int) -> list[Any]:
+    """The opponent models hard's four-seat playouts run under (a candidate is worth its
+    worse playout); our own later moves are ``_reply``'s in both. Quoridor 4: opponents
+    that wall off whoever leads (``_waller``: three of them are what a bot meets at a real
+    table, and a lead they see coming draws their walls) and opponents that run
+    (``_runner``: then nobody else stops a leader, so we must). Against three such
+    wallers this won 17 of 24 where the Bloqueio pair below had won 6 (docs/bots.md).
+    Bloqueio: ``_runner`` and ``_reply`` everywhere; there the waller model alone won 3
+    of 24 (its goal zones are wide: a single wall rarely costs a pawn two steps)."""
+    runner = lambda s: _reply(ev, s) if s.turn == me else _runner(ev, s)  # noqa: E731
+    if ev.rules.geometry.extra_step:  # Bloqueio's goal zones
+        return [runner, lambda s: _reply(ev, s)]
+    return [lambda s: _reply(ev, s) if s.turn == me else _waller(ev, s), runner]
 
 
 def _verified(
@@ -278,6 +294,37 @@ def _runner(ev: BarrierEvaluator, state: Any) -> Any:
     if best is None:
         return rules.legal_actions(state)[0]
     return best
+
+
+def _waller(ev: BarrierEvaluator, state: Any) -> Any:
+    """An opponent that walls off whoever leads (what hard meets at a real table): it
+    fixes the rival closest to its goal (then whoever moves sooner after it), and places
+    the barrier that lengthens that rival's path most when that costs the rival more
+    steps than its own best step gains; else it steps (deterministic: first of equals)."""
+    rules = ev.rules
+    seat = state.turn
+    n = rules.seats
+    others = [s for s in range(n) if s != seat and state.in_game[s]]
+    moves = pawn_moves(rules, state, seat)
+    g: Geometry = rules.geometry
+    if moves and (g.goal[seat] >> g.index[moves[0].to]) & 1:
+        return moves[0]  # the winning step
+    dist = {s: distance(rules, state, s) for s in others}
+    rival = min(others, key=lambda s: (dist[s], (s - seat) % n))
+    gain = 0
+    if moves:
+        gain = distance(rules, state, seat) - distance(rules, rules.apply(state, moves[0]), seat)
+    if state.barriers_left[seat] > 0:
+        best, longest = None, gain
+        for barrier in legal_barriers(rules, state, path_barriers(rules, state, rival, None)):
+            longer = distance(rules, rules.apply(state, barrier), rival) - dist[rival]
+            if longer > longest:
+                best, longest = barrier, longer
+        if best is not None:
+            return best
+    if moves:
+        return moves[0]
+    return rules.legal_actions(state)[0]
 
 
 def _reply(ev: BarrierEvaluator, state: Any) -> Any:
