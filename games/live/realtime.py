@@ -39,12 +39,12 @@ def _fanout_messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
     game = change.game
     if change.events:
         out = [(fanout.game_topic(change.game_id),
-                {"type": "game.events", "events": change.events, "game": game,
-                 "seat_changes": change.seat_changes})]
+                {"type": "game.events", "v": change.v, "events": change.events,
+                 "game": game})]
     else:
         out = [(fanout.game_topic(change.game_id),
-                {"type": "game.changed", "change": change.change, "game": game,
-                 "seat_changes": change.seat_changes})]
+                {"type": "game.changed", "v": change.v, "change": change.change,
+                 "game": game})]
     if change.change != "events" and not game.get("private"):  # private: listed nowhere
         out.append((LOBBY_TOPIC, {"type": "lobby", "change": change.change,
                                   "game": lobby_summary(game)}))
