@@ -50,12 +50,11 @@ class Loaded:
 
 @dataclass(frozen=True)
 class Written:
-    """A committed progress: the row after it and the game's JSON as announced (None
-    when nothing was announced: only time given back)."""
+    """A committed progress: the row after it and the game's JSON as announced."""
 
     game: Game
     seats: list[Seat]
-    payload: dict[str, Any] | None
+    payload: dict[str, Any]
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -192,7 +191,8 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
     it moved on (nothing written; the snapshot is forgotten).
 
     After commit the change is announced (`change`, or what the progress says:
-    "events", "finished", "aborted"; nothing for time given back alone) and the round
+    "events", "finished", "aborted"; "clock" for time given back alone: a version
+    announced, so no socket sees a gap at the next change) and the round
     kept for this process's next write. `skip_locked` (PostgreSQL): a row another
     transaction holds counts as moved on, instead of being waited for.
     """
@@ -217,11 +217,9 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
     state_cache.committed(state_cache.Snapshot(game, seats, after, state_text))
     if change is None and ended:
         change = "finished" if after.status is Status.FINISHED else "aborted"
-    elif change is None and progress.events:
-        change = "events"
-    payload = None
-    if change is not None:
-        payload = announce_on_commit(game, seats, progress.events, change)
+    elif change is None:
+        change = "events" if progress.events else "clock"
+    payload = announce_on_commit(game, seats, progress.events, change)
     return Written(game, seats, payload)
 
 

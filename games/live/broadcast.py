@@ -21,8 +21,9 @@ log = logging.getLogger(__name__)
 class Committed:
     """A committed change to one game: its new events (maybe none) and the game after it.
 
-    `change` names what happened: "created", "joined", "left", "started", "aborted"
-    (no events), "events" (play went on) or "finished" (these events ended the game).
+    `change` names what happened: "created", "joined", "left", "started", "aborted",
+    "handover", "clock" (time given back after the clock worker's downtime; no
+    events), "events" (play went on) or "finished" (these events ended the game).
     `seat_users` maps each seat to its user id, for per-user notifications.
     `v` is the game's version after the change (`Game.version`): it orders changes
     that arrive out of order.

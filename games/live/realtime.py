@@ -45,7 +45,9 @@ def _fanout_messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
         out = [(fanout.game_topic(change.game_id),
                 {"type": "game.changed", "v": change.v, "change": change.change,
                  "game": game})]
-    if change.change != "events" and not game.get("private"):  # private: listed nowhere
+    # The lobby lists games (a private one nowhere): a move or time given back changes
+    # nothing it shows.
+    if change.change not in ("events", "clock") and not game.get("private"):
         out.append((LOBBY_TOPIC, {"type": "lobby", "change": change.change,
                                   "game": lobby_summary(game)}))
     notes: dict[int, str] = {}
