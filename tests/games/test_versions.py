@@ -12,7 +12,16 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async as sync_to_async
 from django.utils import timezone
 
-from games import engine, leavers, projection, round_store, selectors, services, state_cache
+from games import (
+    engine,
+    leavers,
+    playing,
+    projection,
+    round_store,
+    selectors,
+    services,
+    state_cache,
+)
 from games.live import broadcast, presence, realtime
 from games.models import Event, Game
 from games.ranked import ratings
@@ -116,6 +125,23 @@ def test_an_annulment_moves_the_version_on(players):
     game = finish_by_resignations(started_game(players, ranked=True), players, [3, 1, 2])
     before = _version(game.pk)
     assert ratings.annul_game(game_id=game.pk).version == before + 1 == _version(game.pk)
+
+
+def test_time_given_back_is_a_change_announced_with_its_version(players):
+    """The clock worker gives back its downtime: one version on, announced ("clock"),
+    so no socket meets a gap at the next move."""
+    game = started_game(players[:2], kind="bloqueio2",
+                        time_control={"initial": 300, "increment": 5})
+    row = Game.objects.get(pk=game.pk)
+    sent: list[broadcast.Committed] = []
+    broadcast.subscribe(sent.append)
+    try:
+        assert playing.give_back_time(game_id=game.pk, since=row.turn_started_at,
+                                      now=row.turn_started_at + timedelta(seconds=30))
+    finally:
+        broadcast.unsubscribe(sent.append)
+    assert [(m.change, m.v) for m in sent] == [("clock", row.version + 1)]
+    assert _version(game.pk) == row.version + 1
 
 
 def test_the_game_json_carries_the_version(players):
