@@ -102,5 +102,5 @@ def _committed(game: Game, seats: list[Seat], events: Sequence[HasJson],
         seat_users[seat.seat] = seat.user_id
     return broadcast.Committed(
         game_id=game.pk, events=[e.as_json() for e in events], game=game_json(game, seats),
-        change=change, seat_users=seat_users, seat_changes=game.seat_changes,
+        change=change, seat_users=seat_users, v=game.version,
     )

@@ -175,9 +175,9 @@ def hand_to_bot(*, game_id: int, seat: int, user: AbstractBaseUser,
         Seat.objects.filter(pk=held.pk).update(user=bot, bot=True, replaced_id=held.user_id)
         Handover.objects.create(game=game, seat=seat, ply=game.ply, at=now,
                                 replaced_id=held.user_id, bot=bot, by_id=user.pk)
-        round_store.seats_changed(game)
-        # This process forgets its snapshot; the others' fail the write guard's
-        # `seat_changes` at their next write and read the seats again.
+        round_store.changed(game)
+        # This process forgets its snapshot; the others' fail the write guard (the
+        # version) at their next write and read the seats again.
         transaction.on_commit(lambda: state_cache.drop(game_id))
         announce_on_commit(game, seats_of(game), [], "handover")
     # The seat is a bot's: its record is no longer read (public_presence) if this fails.

@@ -7,6 +7,7 @@ rebuildable at any time (`manage.py rebuild_games`).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +31,11 @@ LIVE_STATUSES = (Status.WAITING, Status.ACTIVE)
 # The events of a seat leaving a running game (resign, timeout, removed): with a seat
 # handed to a bot, what a profile counts as "games left".
 LEAVING_ACTIONS = LEAVE_REASONS
+
+
+def first_version() -> int:
+    """A new game's version: its creation time in microseconds (see `Game.version`)."""
+    return time.time_ns() // 1000
 
 
 class Game(models.Model):
@@ -64,10 +70,16 @@ class Game(models.Model):
     # whoever opens it while seats are free, and lets them watch a private game.
     invite_token = models.CharField(_("invitation token"), max_length=32, null=True,
                                     blank=True, unique=True)
-    # How many times a started game's seats changed hands (a bot took a leaver's seat,
-    # games/leavers.py): the write path's guard and the per-process seat snapshots
-    # compare it, so no process acts on the seats as they were before.
-    seat_changes = models.PositiveIntegerField(_("seat changes"), default=0)
+    # The game's version: every change to the row (a progress of play, a seat taken,
+    # left or handed to a bot, an annulment, a repair by `rebuild_games`) adds one, in
+    # the statement that makes it. The write path's guard compares it alone
+    # (games/round_store.py) and every frame announcing a change carries it as `v`
+    # (docs/realtime.md). It starts at the game's creation time in microseconds, not 0:
+    # a database restored from a backup reuses game ids, and a process still holding a
+    # game of the lost history must never find the new game at its version (that game
+    # would need a million changes for its version to reach the new one's first).
+    version = models.PositiveBigIntegerField(_("version"), default=first_version,
+                                             editable=False)
 
     class Meta:
         verbose_name = _("game")

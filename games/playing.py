@@ -111,7 +111,6 @@ def submit_action(
     assert written is not None and progress is not None
     if progress.refused is not None:
         raise service_error(progress.refused)
-    assert written.payload is not None
     return Submitted(event=progress.events[0], events=list(progress.events),
                      payload=written.payload)
 

@@ -68,5 +68,8 @@ def repair(game_id: int) -> Drift | None:
         if drift is not None:
             for name, (_, value) in drift.fields.items():
                 setattr(game, name, value)
-            game.save(update_fields=list(drift.fields))
+            # One version on: a process that holds the game as it was (its snapshot)
+            # loses its next write's guard and reads the repaired row.
+            game.version += 1
+            game.save(update_fields=[*drift.fields, "version"])
     return drift

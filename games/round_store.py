@@ -2,12 +2,13 @@
 
 `load` takes a running game's round from this process's snapshot (games/state_cache.py)
 or from its row. `commit` writes what `play` made of it: on PostgreSQL one statement
-(one round trip) updates the row only if it is still exactly what the round was computed
-from, and appends the events only if that update matched; a game's last progress adds
-its ratings in the same transaction. What the change causes outside the game (a
-turn-based game's "your turn") is an outbox row written by the same statement or
-transaction (games/outbox.py). The events are announced after commit. A guard
-that fails means another writer came first: nothing was written, the caller reloads.
+(one round trip) updates the row only if its `version` is still the one the round was
+computed from, adding one to it, and appends the events only if that update matched; a
+game's last progress adds its ratings in the same transaction. What the change causes
+outside the game (a turn-based game's "your turn") is an outbox row written by the same
+statement or transaction (games/outbox.py). The events are announced after commit, with
+the new version (`v`). A guard that fails means another writer came first: nothing was
+written, the caller reloads.
 The event log's unique (game, ply) and append-only trigger hold whatever happens.
 """
 
@@ -38,9 +39,9 @@ from games.selectors import seats_of
 
 @dataclass(frozen=True)
 class Loaded:
-    """A game as read for a write: its row, seats and round, and the stored state's
-    JSON text (the guard compares it). `cached`: from this process's snapshot, which
-    the database has not confirmed (a refusal is decided again from the row)."""
+    """A game as read for a write: its row (its `version` is the guard), seats and
+    round, and the stored state's JSON text. `cached`: from this process's snapshot,
+    which the database has not confirmed (a refusal is decided again from the row)."""
 
     game: Game
     seats: list[Seat]
@@ -51,12 +52,11 @@ class Loaded:
 
 @dataclass(frozen=True)
 class Written:
-    """A committed progress: the row after it and the game's JSON as announced (None
-    when nothing was announced: only time given back)."""
+    """A committed progress: the row after it and the game's JSON as announced."""
 
     game: Game
     seats: list[Seat]
-    payload: dict[str, Any] | None
+    payload: dict[str, Any]
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -156,19 +156,23 @@ def _seat_statuses(game: Game, state: Any) -> tuple[SeatStatus, ...]:
 # -- writing ------------------------------------------------------------------------------
 
 _SET = ("ply = %s, state = %s{json}, status = %s, result = %s{json}, clock = %s{json}, "
-        "turn_started_at = %s, deadline = %s, started_at = %s, finished_at = %s")
-_GUARD = ("id = %s AND ply = %s AND status = %s AND created_at = %s AND seat_changes = %s "
-          "AND turn_started_at IS NOT DISTINCT FROM %s AND deadline IS NOT DISTINCT FROM %s")
+        "turn_started_at = %s, deadline = %s, started_at = %s, finished_at = %s, "
+        "version = %s")
+# ONE integer compare: the row is still at the version the round was computed from.
+# Every writer of a game's row adds one to it in the statement that writes (a progress
+# here; a seat taken, left or handed to a bot: `changed`; an annulment; `rebuild_games`'
+# repair of the position), and a new game's first version is its creation time (ids
+# can be reused after a restore: games/models.py), so a matching version means the row
+# is the one the round was computed from: same ply, status, clock, position and seat
+# holders. Under READ COMMITTED a concurrent writer's UPDATE waits for the row and
+# re-checks the WHERE on the committed row, so two writers of one version cannot both
+# match.
+_GUARD = "id = %s AND version = %s"
 _EVENT_COLUMNS = "(game_id, ply, seat, action, at)"
 # PostgreSQL: the update and the insert in ONE statement. The events are inserted only
-# if the update matched: the row still exactly the one the round was computed from (same
-# ply and status; same turn start and deadline, which the clock moves without a ply;
-# same creation time, as ids can be reused after a restore; same position, which
-# `rebuild_games` may repair; same seat holders, which a bot's hand-over changes). Under
-# READ COMMITTED a concurrent writer's UPDATE waits for the row and re-checks the WHERE
-# on the committed row, so two writers of one ply cannot both match.
+# if the update matched.
 _PG_UPDATE = (f"WITH moved AS (UPDATE {Game._meta.db_table} SET "
-              + _SET.format(json="::jsonb") + f" WHERE {_GUARD} AND state = %s::jsonb")
+              + _SET.format(json="::jsonb") + f" WHERE {_GUARD}")
 _PG_SKIP_LOCKED = (f" AND id = (SELECT id FROM {Game._meta.db_table} WHERE id = %s "
                    "FOR UPDATE SKIP LOCKED)")
 _PG_INSERT = (f", added AS (INSERT INTO {Event._meta.db_table} {_EVENT_COLUMNS} "
@@ -179,7 +183,7 @@ _PG_COUNT = " SELECT count(*) FROM moved"
 # Elsewhere (SQLite, `make run`'s default): the same guard, then the insert, in one
 # transaction.
 _OTHER_UPDATE = (f"UPDATE {Game._meta.db_table} SET " + _SET.format(json="") + " WHERE "
-                 + _GUARD.replace("IS NOT DISTINCT FROM", "IS") + " AND json(state) = json(%s)")
+                 + _GUARD)
 _OTHER_INSERT = f"INSERT INTO {Event._meta.db_table} {_EVENT_COLUMNS} VALUES "
 
 
@@ -189,7 +193,8 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
     it moved on (nothing written; the snapshot is forgotten).
 
     After commit the change is announced (`change`, or what the progress says:
-    "events", "finished", "aborted"; nothing for time given back alone) and the round
+    "events", "finished", "aborted"; "clock" for time given back alone: a version
+    announced, so no socket sees a gap at the next change) and the round
     kept for this process's next write. `skip_locked` (PostgreSQL): a row another
     transaction holds counts as moved on, instead of being waited for.
     """
@@ -200,8 +205,8 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
     seats = loaded.seats
     if change is None and ended:
         change = "finished" if after.status is Status.FINISHED else "aborted"
-    elif change is None and progress.events:
-        change = "events"
+    elif change is None:
+        change = "events" if progress.events else "clock"
     effects = outbox.of_change(game, seats, after, change, progress.events)
     with_more = ended and (game.ranked or any(s.bot for s in seats))
     if connection.vendor == "postgresql" and not with_more:
@@ -221,16 +226,16 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
     if ended and after.status is Status.FINISHED:
         seats = seats_of(game)  # fresh: the final frame shows the new ratings
     state_cache.committed(state_cache.Snapshot(game, seats, after, state_text))
-    payload = None
-    if change is not None:
-        payload = announce_on_commit(game, seats, progress.events, change)
+    payload = announce_on_commit(game, seats, progress.events, change)
     return Written(game, seats, payload)
 
 
 def projected(loaded: Loaded, after: Round) -> tuple[Game, str]:
-    """The row `loaded` becomes with `after` on it (a copy) and its state's JSON text."""
+    """The row `loaded` becomes with `after` on it (a copy, one version on) and its
+    state's JSON text."""
     game = copy.copy(loaded.game)
     _set_fields(game, after)
+    game.version = loaded.game.version + 1
     return game, jsontext.dumps(game.state)
 
 
@@ -282,10 +287,8 @@ def _values(loaded: Loaded, game: Game, state_text: str, events: Sequence[RoundE
         None if game.result is None else as_json(game.result),
         None if game.clock is None else as_json(game.clock),
         as_time(game.turn_started_at), as_time(game.deadline), as_time(game.started_at),
-        as_time(game.finished_at),
-        row.pk, row.ply, row.status, as_time(row.created_at), row.seat_changes,
-        as_time(row.turn_started_at),
-        as_time(row.deadline), loaded.state_text,
+        as_time(game.finished_at), game.version,
+        row.pk, row.version,
     ]
     rows = [(event.ply, event.seat, as_json(event.action), as_time(event.at))
             for event in events]
@@ -330,19 +333,18 @@ def _after_the_end(game: Game, seats: list[Seat], after: Round) -> None:
         LiveRankedSeat.objects.filter(game=game).delete()
 
 
-def seats_changed(game: Game) -> None:
-    """Under the row's lock, in the transaction that changed who sits where (a join, a
-    leave, a bot added, removed or handed a seat): count it. The count orders the
-    announcements of one game that no ply tells apart (games/live/game_socket.py drops a
-    stale one), and the write guard compares it, so no process writes with seats as they
-    were before."""
+def changed(game: Game) -> None:
+    """Under the row's lock, in the transaction that changed the game without `commit`
+    (who sits where: a join, a leave, a bot added, removed or handed a seat): one
+    version on. The version orders the game's announcements (games/live/game_socket.py
+    drops a stale one) and is the write guard, so no process writes with the seats as
+    they were before."""
     with connection.cursor() as cursor:  # one fixed statement: no query to compile
-        cursor.execute(_COUNT_SEAT_CHANGE, [game.pk])
-    game.seat_changes += 1
+        cursor.execute(_NEXT_VERSION, [game.pk])
+    game.version += 1
 
 
-_COUNT_SEAT_CHANGE = (f"UPDATE {Game._meta.db_table} SET seat_changes = seat_changes + 1 "
-                      "WHERE id = %s")
+_NEXT_VERSION = f"UPDATE {Game._meta.db_table} SET version = version + 1 WHERE id = %s"
 
 
 def start(game: Game, seats: list[Seat], now: datetime, change: str) -> Game:

@@ -236,6 +236,8 @@ def game_json(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
         "status": game.status,
         "seats": seats_json(game, seats),
         "ply": game.ply,
+        # The game's version: one more with every change (docs/realtime.md, "v").
+        "v": game.version,
         "state": game.state,
         "time_control": game.time_control,
         "clocks": clocks_json(game),
@@ -264,17 +266,18 @@ def events_after(game_id: int, after: int = 0, upto: int | None = None) -> list[
 
 
 class CaughtUp(NamedTuple):
-    """A catch-up read: the events, the game they lead to and its count of seat changes
-    (which orders the announcements that are not events: games/live/game_socket.py)."""
+    """A catch-up read: the events, the game they lead to and its version (which orders
+    every announcement of the game: games/live/game_socket.py)."""
 
     events: list[dict[str, Any]]
     game: dict[str, Any]
-    seat_changes: int
+    v: int
 
 
-def events_and_game(game_id: int, after: int) -> CaughtUp | None:
+def events_and_game(game_id: int, after: int, v: int | None = None) -> CaughtUp | None:
     """Events after `after` and the game they lead to, consistent with each other (None:
-    no such game).
+    no such game). `v`: the version the asker holds; a game still at it has no event
+    the asker lacks, and none is read.
 
     The game row is read first; events up to its ply are committed with it (same
     transaction), so capping the events there keeps the game and events in step even
@@ -283,8 +286,9 @@ def events_and_game(game_id: int, after: int) -> CaughtUp | None:
     game = get_game(game_id)
     if game is None:
         return None
-    return CaughtUp(events_after(game_id, after, upto=game.ply), game_json(game),
-                    game.seat_changes)
+    events = [] if v is not None and game.version <= v else events_after(
+        game_id, after, upto=game.ply)
+    return CaughtUp(events, game_json(game), game.version)
 
 
 def engine_event(action: dict[str, Any], seat: int) -> dict[str, Any]:

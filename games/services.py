@@ -236,10 +236,15 @@ def _take_seat(
     elif seat in taken:
         raise SeatTaken(_("Seat %(seat)s is taken.") % {"seat": seat})
     seat_rows.insert(game.pk, [(seat, user.pk, bot)])
-    round_store.seats_changed(game)
     if not bot:
         _claim_ranked(game, [user.pk])
-    return _seated(game, seats_of(game), "joined")
+    seats = seats_of(game)
+    if len(seats) < game.seat_count:
+        # One version on. A seat that fills the game is one change with its start,
+        # whose commit adds the version: two, only one announced, would show every
+        # socket a gap.
+        round_store.changed(game)
+    return _seated(game, seats, "joined")
 
 
 def _lock(game_id: int, user: AbstractBaseUser) -> tuple[Game, list[Seat]]:
@@ -345,7 +350,7 @@ def remove_bot(*, game_id: int, user: AbstractBaseUser, seat: int) -> Game:
         if held is None or not held.bot:
             raise NotABot(_("Seat %(seat)s is not a bot's.") % {"seat": seat})
         Seat.objects.filter(pk=held.pk).delete()
-        round_store.seats_changed(game)
+        round_store.changed(game)
         announce_on_commit(game, [s for s in seats if s.seat != seat], [], "left")
     return game
 
@@ -361,12 +366,13 @@ def leave_game(*, game_id: int, user: AbstractBaseUser) -> Game:
             raise NotAPlayer(_("You have no seat in this game."))
         Seat.objects.filter(game=game, seat=seat).delete()
         LiveRankedSeat.objects.filter(game=game, user=user).delete()
-        round_store.seats_changed(game)
         seats = [s for s in seats if s.seat != seat]
         if any(not s.bot for s in seats):
+            round_store.changed(game)
             announce_on_commit(game, seats, [], "left")
             return game
-        # Bots alone never start a game: it is aborted, as any abort is.
+        # Bots alone never start a game: it is aborted, as any abort is (the leave and
+        # the abort are one change, one version on: its commit adds it).
         loaded = round_store.held(game, seats)
         written = round_store.commit(loaded, play(loaded.round, None, Abort(), timezone.now()))
         assert written is not None  # the row is locked: nothing moved it

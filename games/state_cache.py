@@ -8,8 +8,8 @@ A row read outside any transaction is committed data too, and is kept the same w
 
 The database stays the truth: a snapshot is only a guess at the row. The write path
 (games/round_store.py) commits a progress computed from one only if its guarded
-statement finds the row still as the snapshot says (ply, status, clock, creation time,
-position), and re-decides any refusal from the row. So a stale snapshot (another process
+statement finds the row still at the snapshot's `version` (every change to the row adds
+one), and re-decides any refusal from the row. So a stale snapshot (another process
 wrote the game, the clock worker gave time back) costs a miss, never a wrong write.
 
 This module alone decides what is kept and what is forgotten: `committed` after a write
@@ -66,13 +66,12 @@ def get(game_id: int, ply: int | None = None) -> Snapshot | None:
 
 
 def seats(game: Game) -> list[Seat] | None:
-    """The seats kept for this very game (same id and creation time), once started:
-    a started game's seats change hands only by a bot's hand-over, which the row counts
-    (`seat_changes`), so a row read at another ply reuses them while that count holds."""
+    """The seats kept for this very row (same id and version), once started. A row at
+    another version may have had its seats change hands (a bot's hand-over adds a
+    version like a move does): its seats are read again."""
     found = _snapshots.get(game.pk)
     if (found is None or game.status == "waiting"
-            or found.game.created_at != game.created_at
-            or found.game.seat_changes != game.seat_changes):
+            or found.game.version != game.version):
         return None
     return found.seats
 
@@ -111,8 +110,9 @@ def put(snapshot: Snapshot) -> None:
     game_id = snapshot.game.pk
     with _lock:
         current = _snapshots.pop(game_id, None)
-        if (current is not None and current.ply > snapshot.ply
-                and current.game.created_at == snapshot.game.created_at):
+        # Versions order every change of a game, and a game that reuses an id after a
+        # restore starts above the lost one's (games/models.py).
+        if current is not None and current.game.version > snapshot.game.version:
             _snapshots[game_id] = current  # a later commit was kept first: keep it
             return
         if len(_snapshots) >= MAX_GAMES:

@@ -260,6 +260,10 @@ class GameOut(serializers.Serializer):
     status = serializers.ChoiceField(choices=GAME_STATUSES)
     seats = SeatOut(many=True)
     ply = serializers.IntegerField()
+    v = serializers.IntegerField(
+        help_text="the game's version: one more with every change to it (a move, a seat "
+                  "taken or handed over, the start, the end...); a copy with a higher `v` "
+                  "is newer (docs/realtime.md)")
     state = serializers.JSONField(
         help_text="the kind's state JSON, see docs/api.md#actions-events-and-states")
     time_control = TimeControlField(allow_null=True)

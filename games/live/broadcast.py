@@ -21,11 +21,12 @@ log = logging.getLogger(__name__)
 class Committed:
     """A committed change to one game: its new events (maybe none) and the game after it.
 
-    `change` names what happened: "created", "joined", "left", "started", "aborted"
-    (no events), "events" (play went on) or "finished" (these events ended the game).
+    `change` names what happened: "created", "joined", "left", "started", "aborted",
+    "handover", "clock" (time given back after the clock worker's downtime; no
+    events), "events" (play went on) or "finished" (these events ended the game).
     `seat_users` maps each seat to its user id, for per-user notifications.
-    `seat_changes` is the game's count of seat changes (round_store.seats_changed): with
-    the ply and the status it orders changes that arrive out of order.
+    `v` is the game's version after the change (`Game.version`): it orders changes
+    that arrive out of order.
     """
 
     game_id: int
@@ -33,7 +34,7 @@ class Committed:
     game: dict[str, Any]
     change: str = "events"
     seat_users: list[int | None] = field(default_factory=list)
-    seat_changes: int = 0
+    v: int = 0
 
 
 Listener = Callable[[Committed], None]

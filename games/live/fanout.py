@@ -94,14 +94,15 @@ class Frames:
         which must not see the latest game beside an older event."""
         if self._event_texts is None:
             self._event_texts = [_dumps(event) for event in self.message["events"]]
-        return (f'{{"type":"events","events":[{",".join(self._event_texts[start:])}],'
+        return (f'{{"type":"events","v":{self.message["v"]},'
+                f'"events":[{",".join(self._event_texts[start:])}],'
                 f'"game":{self.game_text()}}}')
 
     def events(self) -> list[str]:
         """One `{"type": "event"}` frame per event of a `game.events` message."""
         if self._events is None:
-            game = self.game_text()
-            self._events = [f'{{"type":"event","event":{_dumps(event)},"game":{game}}}'
+            game, v = self.game_text(), self.message["v"]
+            self._events = [f'{{"type":"event","v":{v},"event":{_dumps(event)},"game":{game}}}'
                             for event in self.message["events"]]
         return self._events
 
@@ -130,15 +131,15 @@ class Hub:
         self.listeners: dict[str, set[Listener]] = {}
         # Latest presence snapshot per game: (taken at, snapshot).
         self.presence: dict[str, tuple[float, dict[str, Any]]] = {}
-        # Highest ply any message announced per game: a listener behind it lost one.
-        self.latest_ply: dict[str, int] = {}
+        # Highest version any message announced per game: a listener behind it lost one.
+        self.latest_v: dict[str, int] = {}
         self._redis_url = settings.REDIS_URL
         self._channel_prefix = f"{_prefix()}:fanout:"
         self._publisher: aioredis.Redis | None = None
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._auditor: asyncio.Task[None] | None = None
-        # Games the last audit found ahead of their messages: topic -> the ply it read.
+        # Games the last audit found ahead of their messages: topic -> the version it read.
         self._suspects: dict[str, int] = {}
         self._confirmed: dict[str, asyncio.Event] = {}
         self._presence_due: set[str] = set()
@@ -182,7 +183,7 @@ class Hub:
         if self.listeners.get(topic) is listeners:
             del self.listeners[topic]
         self.presence.pop(topic, None)
-        self.latest_ply.pop(topic, None)
+        self.latest_v.pop(topic, None)
         self._confirmed.pop(topic, None)
         if not self.listeners:
             return  # the reader leaves its loop and closes the subscription itself
@@ -245,9 +246,8 @@ class Hub:
                 asyncio.get_running_loop().call_later(
                     PRESENCE_EVERY, lambda: asyncio.ensure_future(self._send_presence(topic)))
             return
-        if kind in ("game.events", "game.refill") and message["events"]:
-            ply = message["events"][-1]["ply"]
-            self.latest_ply[topic] = max(self.latest_ply.get(topic, 0), ply)
+        if kind in ("game.events", "game.refill", "game.changed"):
+            self.latest_v[topic] = max(self.latest_v.get(topic, 0), message["v"])
         listeners = self.listeners.get(topic)
         if not listeners:
             return
@@ -370,17 +370,16 @@ class Hub:
                 log.warning("fan-out: refill of %s failed (%r); its sockets check", topic, exc)
                 await self._tell([topic])
                 continue
-            if found is not None and found.events:
-                await self.deliver(topic, {"type": "game.refill", "events": found.events,
-                                           "game": found.game,
-                                           "seat_changes": found.seat_changes})
+            if found is not None:
+                await self.deliver(topic, {"type": "game.refill", "v": found.v,
+                                           "events": found.events, "game": found.game})
 
     async def audit(self, *, confirm: bool = False) -> list[str] | None:
-        """Compare the plies of the games listened to here with the database's; note the
-        newer ones and return their topics (None if the database did not answer).
+        """Compare the versions of the games listened to here with the database's; note
+        the newer ones and return their topics (None if the database did not answer).
 
         With `confirm`, a game counts as behind only if the previous audit already saw
-        it ahead and its messages have still not caught up with the ply seen then. In a
+        it ahead and its messages have still not caught up with the version seen then. In a
         busy game the database is ahead of the messages for a moment after every commit
         (the PUBLISH follows it); acting on that would make every socket of the game
         re-read the game at once for nothing.
@@ -390,23 +389,24 @@ class Hub:
             self._suspects = {}
             return []
         try:
-            plies = await off_loop(_plies)(list(games))
+            versions = await off_loop(_versions)(list(games))
         except Exception as exc:
-            log.warning("fan-out: could not read the plies of %d games (%r)", len(games), exc)
+            log.warning("fan-out: could not read the versions of %d games (%r)", len(games),
+                        exc)
             return None
         behind = []
         suspects = {}
-        for game_id, ply in plies.items():
+        for game_id, v in versions.items():
             topic = games[game_id]
-            known = self.latest_ply.get(topic, 0)
-            if ply <= known:
+            known = self.latest_v.get(topic, 0)
+            if v <= known:
                 continue
             if confirm:
                 seen = self._suspects.get(topic)
                 if seen is None or seen <= known:  # a new lag, or the last one caught up
-                    suspects[topic] = ply
+                    suspects[topic] = v
                     continue
-            self.latest_ply[topic] = ply
+            self.latest_v[topic] = v
             behind.append(topic)
         if confirm:
             self._suspects = suspects
@@ -429,10 +429,10 @@ class Hub:
                     log.warning("fan-out: catch-up of %s failed", topic, exc_info=True)
 
 
-def _plies(game_ids: list[int]) -> dict[int, int]:
+def _versions(game_ids: list[int]) -> dict[int, int]:
     from games.models import Game
 
-    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "ply"))
+    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
 
 
 _sync_client: Any = None

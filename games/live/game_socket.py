@@ -4,8 +4,10 @@ that chat registers (`games.live.subprotocols`), so games never imports chat.
 
 Thin by design: it parses frames, calls `games.services` (off the event loop) exactly as
 the REST views do, and relays what `games.live.realtime` fans out after each commit.
-Delivery is in ply order without gaps: each connection remembers the last ply it sent,
-drops duplicates, and fills any gap from the database before going on.
+Delivery is in version order without gaps: every change to a game adds one to its
+version (`Game.version`, `v` on the wire), and each connection remembers the version
+it last sent, drops any change at or below it, and on a gap (a change more than one
+ahead) reads the game from the database before going on.
 """
 
 from __future__ import annotations
@@ -42,7 +44,6 @@ log = logging.getLogger(__name__)
 SYNC_PER_SECOND = 2.0
 SYNC_BURST = 5.0
 NO_GAME = _("No game %(id)s.")
-_STATUS_ORDER = {"waiting": 0, "active": 1, "finished": 2, "aborted": 2}
 
 def _history_after(protocol: subprotocols.SubProtocol, game_id: int, user: Any,
                    after: int) -> list[dict[str, Any]] | None:
@@ -53,27 +54,28 @@ def _history_after(protocol: subprotocols.SubProtocol, game_id: int, user: Any,
 
 
 class GameConsumer(BaseConsumer):
-    """`/ws/games/{id}/`: a game's events in ply order, for its players and spectators.
+    """`/ws/games/{id}/`: a game's changes in version order, for its players and
+    spectators.
 
     Game messages come through `games.live.fanout` (encoded once per process, not per socket);
-    this connection keeps the last ply it sent, drops what it already has and fills any
-    gap from the database, holding back newer messages while it does.
+    this connection keeps the version it last sent (`v`) and the ply of the last event,
+    drops what it already has and fills any gap from the database, holding back newer
+    messages while it does.
     """
 
     # Class defaults: `disconnect` also runs for a socket refused before `connect`.
     filling: asyncio.Task[None] | None = None
-    # What decides which chat rooms this socket reads (a sub-protocol's `relays`), kept
-    # from every game frame it sees: the status only moves forward, `in_game` follows the
-    # latest ply.
+    v = 0  # the game's version as of the latest change this socket sent
+    last_ply = 0  # the ply of the latest event it sent
+    # What decides which chat rooms this socket reads (a sub-protocol's `relays`), from
+    # the latest game it sent (changes are sent in version order: never an older one).
     status = "waiting"
     in_game: list[bool] | None = None
-    noted_ply = -1
     moderator = False
-    # The latest game frame this socket saw: what the presence it publishes is judged
+    # The latest game frame this socket sent: what the presence it publishes is judged
     # by (a leaver's grace needs the game's status, start, time control and seats).
     facts: dict[str, Any] | None = None
     answering = False  # a `sync` is being read: live messages wait behind its answer
-    seat_changes = 0  # the game's count of seat changes, as of the latest frame sent
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -108,22 +110,22 @@ class GameConsumer(BaseConsumer):
             return
         game = found.game
         self.seat, self.moderator = found.seat, found.moderator
-        self.seat_changes = found.seat_changes
         self.seat_count = len(game["seats"])
-        self.last_ply = game["ply"]
+        self.v, self.last_ply = found.v, game["ply"]
         self._note(game)
         await self.accept()
         self.present = True
         back, raw = await presence.enter(self.game_id, self.conn_id, self.seat,
                                          self.seat_count)
         game["presence"] = leavers.public_presence(raw, game)
-        await self.send_json({"type": "hello", "you": {"seat": self.seat}, "game": game})
+        await self.send_json({"type": "hello", "v": self.v, "you": {"seat": self.seat},
+                              "game": game})
         for frame, messages in found.histories:  # read after subscribing: newer are held
             if messages:
                 await self.send_json({"type": frame, "messages": messages})
         self.ready = True
-        latest = self.hub.latest_ply
-        latest[self.topic] = max(latest.get(self.topic, 0), self.last_ply)
+        latest = self.hub.latest_v
+        latest[self.topic] = max(latest.get(self.topic, 0), self.v)
         await self._release_held()
         await self._announce_presence(raw)
         if back and self.seat is not None:
@@ -156,8 +158,8 @@ class GameConsumer(BaseConsumer):
 
     async def on_heartbeat(self) -> None:
         await presence.touch(self.game_id, self.conn_id, self.seat)
-        if self.hub.latest_ply.get(self.topic, 0) > self.last_ply:
-            self._fill_gap()  # an announced event never reached us
+        if self.hub.latest_v.get(self.topic, 0) > self.v:
+            self._fill_gap()  # an announced change never reached us
 
     @property
     def presence(self) -> dict[str, Any] | None:
@@ -192,13 +194,11 @@ class GameConsumer(BaseConsumer):
         await self.hub.publish((self.topic, {"type": "game.away", "frame": frame}))
 
     def _note(self, game: dict[str, Any]) -> None:
-        """Keep what decides this socket's chat rooms from a game frame it was sent."""
-        if _STATUS_ORDER.get(game["status"], 0) >= _STATUS_ORDER.get(self.status, 0):
-            self.status = game["status"]
-        if game["ply"] >= self.noted_ply:
-            self.noted_ply = game["ply"]
-            self.in_game = game["state"].get("in_game")
-            self.facts = game
+        """Keep what decides this socket's chat rooms from the game it is sending (never
+        older than the last: changes go out in version order)."""
+        self.status = game["status"]
+        self.in_game = game["state"].get("in_game")
+        self.facts = game
 
     # -- client messages -------------------------------------------------------------------
 
@@ -211,9 +211,13 @@ class GameConsumer(BaseConsumer):
                                       "since your last answer."), ref,
                     {"most": f"{SYNC_PER_SECOND:g}"}))
                 return
-            after = content.get("after", 0)
+            after, known = content.get("after", 0), content.get("v")
             if type(after) is not int or after < 0:
                 await self.send_json(self.error("invalid", _("`after` must be a ply >= 0."), ref))
+                return
+            if known is not None and (type(known) is not int or known < 0):
+                await self.send_json(self.error(
+                    "invalid", _("`v` must be a version of the game (an integer >= 0)."), ref))
                 return
             histories = []
             for protocol in subprotocols.registered():
@@ -224,7 +228,7 @@ class GameConsumer(BaseConsumer):
                     await self.send_json(self.error("invalid", protocol.sync_field_error, ref))
                     return
                 histories.append((protocol, since))
-            await self._send_sync(after, histories)
+            await self._send_sync(after, known, histories)
         elif (protocol := subprotocols.for_frame(kind)) is not None:
             await protocol.handle(self, kind, content, ref)
         elif kind == "bot":
@@ -281,27 +285,28 @@ class GameConsumer(BaseConsumer):
             game_id=self.game_id, seat=seat, user=self.user, level=level),
             lambda _game: {"seat": seat}, what="a websocket hand-over")
 
-    async def _send_sync(self, after: int, histories: list[tuple[subprotocols.SubProtocol, int]]
-                         ) -> None:
-        """Answer a `sync`. Events committed while it reads are held and sent after the
-        answer (those it already holds are dropped): sent before it, they would reach a
-        client that is still behind, which drops them as a gap, and then an answer read
-        before they committed, so the client would never get them. For each sub-protocol
-        asked (`chat_after`), its history frame of the messages after that id follows
-        (its live messages are held behind it too; the client drops the ids it has)."""
+    async def _send_sync(self, after: int, known: int | None,
+                         histories: list[tuple[subprotocols.SubProtocol, int]]) -> None:
+        """Answer a `sync` (`known`: the version the client holds, if it said; a game
+        still at it has no event to read). Changes committed while it reads are held and
+        sent after the answer (those it already holds are dropped): sent before it, they
+        would reach a client that is still behind, which drops them as a gap, and then an
+        answer read before they committed, so the client would never get them. For each
+        sub-protocol asked (`chat_after`), its history frame of the messages after that
+        id follows (its live messages are held behind it too; the client drops the ids
+        it has)."""
         self.answering = True
         try:
-            found = await off_loop(selectors.events_and_game)(self.game_id, after)
+            found = await off_loop(selectors.events_and_game)(self.game_id, after, known)
             if found is None:
                 await self.send_json(self.error("not_found", NO_GAME, params={"id": self.game_id}))
                 return
             events, game = found.events, found.game
             game["presence"] = self.presence
-            if events:
-                self.last_ply = max(self.last_ply, events[-1]["ply"])
-            self._note(game)
-            self._seats_counted(game, found.seat_changes)
-            await self.send_json({"type": "events", "events": events, "game": game})
+            if found.v >= self.v:
+                self._moved_to(found.v, game)
+            await self.send_json({"type": "events", "v": found.v, "events": events,
+                                  "game": game})
             for protocol, since in histories:
                 found_after = await off_loop(_history_after)(protocol, self.game_id,
                                                              self.user, since)
@@ -335,49 +340,63 @@ class GameConsumer(BaseConsumer):
             self.post(frames.inner())  # a leaver's countdown; a sub-protocol's frame
 
     async def hub_reconnected(self) -> None:
-        if self.hub.latest_ply.get(self.topic, 0) > self.last_ply:
+        if self.hub.latest_v.get(self.topic, 0) > self.v:
             self._fill_gap()
 
+    def _next(self, message: dict[str, Any]) -> bool:
+        """Whether `message` is the change after the last one sent: False if it is old
+        news (dropped) or if one is missing before it (the gap is filled from the
+        database; `message` is then old news too)."""
+        v = message["v"]
+        if v <= self.v:
+            return False  # already sent (by the hello, a sync or a gap fill)
+        if v > self.v + 1:
+            self._fill_gap()  # a change was lost, or overtaken by this one
+            return False
+        return True
+
     def _events(self, message: dict[str, Any], frames: fanout.Frames) -> None:
-        events = message["events"]
-        if not events or events[-1]["ply"] <= self.last_ply:
-            return  # already delivered (by a sync or a gap fill)
-        if events[0]["ply"] > self.last_ply + 1:
-            self._fill_gap()  # a notification was lost or overtaken
+        if not self._next(message):
             return
+        events = message["events"]
+        if events[0]["ply"] > self.last_ply + 1:
+            self._fill_gap()  # cannot be, at the next version: but be whole
+            return
+        self.v = message["v"]
         for event, text in zip(events, frames.events(), strict=True):
             if event["ply"] == self.last_ply + 1:
                 self.last_ply = event["ply"]
                 self.post(text)
         self._note(message["game"])
-        self._seats_counted(message["game"], message.get("seat_changes", 0))
 
-    def _seats_counted(self, game: dict[str, Any], seat_changes: int) -> None:
-        """`game` came with events (live, a sync answer, a catch-up) and `seat_changes`
-        seat changes. If the seats changed since this socket last heard (its start, a
-        hand-over), that change may still be on its way, behind these events, and would
-        be dropped as old news: follow the seats this game shows now."""
-        if seat_changes > self.seat_changes:
-            self.seat_changes = seat_changes
-            # In a running game the seats' holders changed (a start, a hand-over): the
-            # presence is published again, as for those changes themselves.
-            self._follow_seats(game, "handover" if game["status"] == "active" else "seats")
+    def _moved_to(self, v: int, game: dict[str, Any]) -> None:
+        """This socket is sending `game`, at version `v`, after skipping the changes in
+        between (a gap fill, a catch-up, a sync answer). Those may have changed the seats
+        (a join, a start, a hand-over): follow them as their own frames would have."""
+        before = self.facts
+        self.v, self.last_ply = v, max(self.last_ply, game["ply"])
+        self._note(game)
+        if (before is not None and before["seats"] == game["seats"]
+                and before["status"] == game["status"]):
+            return
+        # In a running game the seats' holders changed (a start, a hand-over): the
+        # presence is published again, as for those changes themselves.
+        self._follow_seats(game, "handover" if game["status"] == "active" else "seats")
 
     def _catch_up(self, message: dict[str, Any], frames: fanout.Frames) -> None:
         """The hub's one read for every socket of the game (after a lost notification):
         the events this socket lacks, with the game they lead to."""
-        events = message["events"]
-        if not events or events[-1]["ply"] <= self.last_ply:
+        if message["v"] <= self.v:
             return
-        start = self.last_ply + 1 - events[0]["ply"]
+        events = message["events"]
+        start = self.last_ply + 1 - (events[0]["ply"] if events else self.last_ply + 1)
         if start < 0:
             self._fill_gap()  # older than the hub read from: cannot happen, but be whole
             return
-        self.last_ply = events[-1]["ply"]
-        self._note(message["game"])
-        self._seats_counted(message["game"], message.get("seat_changes", 0))
-        # One missing event goes out as usual; several as a sync answer, since an `event`
-        # frame's game must be the game after that event.
+        self._moved_to(message["v"], message["game"])
+        # One missing event goes out as usual; several (or none: a change that is not an
+        # event) as a sync answer, since an `event` frame's game must be the game after
+        # that event.
         text = frames.events()[start] if start == len(events) - 1 else frames.events_answer(start)
         self.post(text)
 
@@ -386,18 +405,21 @@ class GameConsumer(BaseConsumer):
             self.filling = asyncio.get_running_loop().create_task(self._fill())
 
     async def _fill(self) -> None:
-        """Send what the database has after our last ply, then what arrived meanwhile."""
+        """Send what the database has after our last version, then what arrived meanwhile:
+        each missing event as an `event` frame; a change that is not an event (none
+        missing) as an `events` frame with none, a sync answer's shape."""
         try:
             found = await off_loop(selectors.events_and_game)(self.game_id, self.last_ply)
-            if found is not None:
+            if found is not None and found.v > self.v:
                 events, game = found.events, found.game
                 game["presence"] = self.presence
-                self._note(game)
-                self._seats_counted(game, found.seat_changes)
+                self._moved_to(found.v, game)
                 for event in events:
-                    if event["ply"] == self.last_ply + 1:
-                        self.last_ply = event["ply"]
-                        await self.send_json({"type": "event", "event": event, "game": game})
+                    await self.send_json({"type": "event", "v": found.v, "event": event,
+                                          "game": game})
+                if not events:
+                    await self.send_json({"type": "events", "v": found.v, "events": [],
+                                          "game": game})
         except Exception:
             log.warning("gap fill of game %s failed", self.game_id, exc_info=True)
         finally:
@@ -409,26 +431,17 @@ class GameConsumer(BaseConsumer):
         for message, frames in held:
             await self.hub_message(message, frames)
 
-    def _stale(self, message: dict[str, Any]) -> bool:
-        """Whether a change was committed before what this socket already sent. A game's
-        announcements can arrive late or out of order (a join's is sent by its worker
-        thread after commit; the socket listens before it reads its `hello`, so one
-        committed before that read can follow it). Seats, ply and status only move
-        forward, so one behind on any of them is old news: shown, it would take back a
-        seat or a move."""
-        game = message["game"]
-        return (message.get("seat_changes", self.seat_changes) < self.seat_changes
-                or game["ply"] < self.noted_ply
-                or _STATUS_ORDER.get(game["status"], 0) < _STATUS_ORDER.get(self.status, 0))
-
     def _changed(self, message: dict[str, Any]) -> None:
-        if self._stale(message):
+        """A change that is not an event (a seat taken or left, the start, a hand-over,
+        an abort), in its turn: a `game` frame."""
+        if not self._next(message):
             return
-        self.seat_changes = max(self.seat_changes, message.get("seat_changes", 0))
+        self.v = message["v"]
         game = dict(message["game"], presence=self.presence)
         self._note(game)
         self._follow_seats(game, message["change"])
-        self.post(jsontext.dumps({"type": "game", "change": message["change"], "game": game}))
+        self.post(jsontext.dumps({"type": "game", "v": self.v, "change": message["change"],
+                                  "game": game}))
 
     def _follow_seats(self, game: dict[str, Any], change: str) -> None:
         """Present this socket in the role `game`'s seats give its account."""

@@ -46,7 +46,7 @@ class Hello:
     # Per sub-protocol with anything to send: its history frame's type and messages.
     histories: tuple[tuple[str, list[dict[str, Any]]], ...] = ()
     moderator: bool = False
-    seat_changes: int = 0  # the game's, as read (orders the changes that follow)
+    v: int = 0  # the game's version, as read (orders the changes that follow)
 
 
 def _table(model: Any) -> str:
@@ -154,4 +154,4 @@ def _hello_of(game: Any, user: Any, user_id: int | None, tokens: Sequence[str],
                       for i, p in enumerate(protocols) if getattr(game, f"sub_{i}"))
     return Hello(active=True, game=selectors.game_json(game),
                  seat=selectors.seat_of(game, user_id), histories=histories,
-                 moderator=bool(game.moderator), seat_changes=game.seat_changes)
+                 moderator=bool(game.moderator), v=game.version)

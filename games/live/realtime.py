@@ -39,13 +39,15 @@ def _fanout_messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
     game = change.game
     if change.events:
         out = [(fanout.game_topic(change.game_id),
-                {"type": "game.events", "events": change.events, "game": game,
-                 "seat_changes": change.seat_changes})]
+                {"type": "game.events", "v": change.v, "events": change.events,
+                 "game": game})]
     else:
         out = [(fanout.game_topic(change.game_id),
-                {"type": "game.changed", "change": change.change, "game": game,
-                 "seat_changes": change.seat_changes})]
-    if change.change != "events" and not game.get("private"):  # private: listed nowhere
+                {"type": "game.changed", "v": change.v, "change": change.change,
+                 "game": game})]
+    # The lobby lists games (a private one nowhere): a move or time given back changes
+    # nothing it shows.
+    if change.change not in ("events", "clock") and not game.get("private"):
         out.append((LOBBY_TOPIC, {"type": "lobby", "change": change.change,
                                   "game": lobby_summary(game)}))
     notes: dict[int, str] = {}

@@ -177,7 +177,8 @@ def annul_game(*, game_id: int, now: datetime | None = None) -> Game:
                 game.result["rated"] = False
                 game.result["unrated"] = [reason or ANNULLED
                                           for reason in game.result["unrated"]]
-        game.save(update_fields=["annulled_at", "result"])
+        game.version += 1  # a change to the row: one version on (round_store's guard)
+        game.save(update_fields=["annulled_at", "result", "version"])
         if not own:
             return game
         rows = _locked_ratings([c.user_id for c in own], game.kind)

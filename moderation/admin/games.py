@@ -29,7 +29,7 @@ from moderation.admin.reason import ReasonForm, reason_page, with_reason
 class SeatInline(admin.TabularInline):
     """The seats, to watch. Who sits where changes only through the services (a seat's
     removal below; joins, leaves, hand-overs), which count every change
-    (`Game.seat_changes`), announce it and guard the game's writes with it: a seat's
+    (one more `Game.version`), announce it and guard the game's writes with it: a seat's
     `bot` or `replaced` edited here, even by a superuser, would do none of that."""
 
     model = Seat

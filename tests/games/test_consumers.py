@@ -52,6 +52,11 @@ def lost_notices() -> Iterator[None]:
         broadcast.subscribe(realtime.on_committed)
 
 
+async def _version(game_id: int) -> int:
+    """The game's version as the database has it."""
+    return (await sync_to_async(selectors.get_game)(game_id)).version
+
+
 def _headers(user: Any | None) -> list[tuple[bytes, bytes]]:
     if user is None:
         return LOCAL
@@ -164,8 +169,8 @@ async def test_the_last_lost_notification_is_filled_when_the_fanout_recovers(fou
         await hub._catch_up_all()  # what the reader does after resubscribing
         assert (await receive_type(comm, "event"))["event"]["ply"] == 1
         await play(gid, users, 1)
-    hub.latest_ply[fanout.game_topic(gid)] = 2  # announced, but that message was lost
     consumer = next(iter(hub.listeners[fanout.game_topic(gid)]))
+    hub.latest_v[fanout.game_topic(gid)] = consumer.v + 1  # announced, but that message was lost
     await consumer.on_heartbeat()
     frame = await receive_type(comm, "event")
     assert frame["event"]["ply"] == 2 and frame["game"]["ply"] == 2
@@ -197,13 +202,14 @@ async def test_the_audit_waits_out_a_notification_still_on_its_way(four):
     with lost_notices():
         await play(gid, users, 0)
         assert await hub.audit(confirm=True) == []  # ahead once: noted
-        hub.latest_ply[topic] = 1  # its message arrived after all
+        first = await _version(gid)
+        hub.latest_v[topic] = first  # its message arrived after all
         assert await hub.audit(confirm=True) == []
         await play(gid, users, 1)
         assert await hub.audit(confirm=True) == []  # ahead once: noted
-        assert hub.latest_ply[topic] == 1
+        assert hub.latest_v[topic] == first
         assert await hub.audit(confirm=True) == [topic]  # still missing: lost
-        assert hub.latest_ply[topic] == 2
+        assert hub.latest_v[topic] == first + 1
         assert await hub.audit(confirm=True) == []
     await comm.disconnect()
 
@@ -218,8 +224,8 @@ async def test_an_event_committed_while_a_sync_is_read_follows_its_answer(four, 
 
     consumer = next(iter(fanout.hub().listeners[fanout.game_topic(gid)]))
 
-    def stale_read(game_id: int, after: int) -> Any:
-        found = read(game_id, after)  # the game at ply 0
+    def stale_read(game_id: int, after: int, v: int | None = None) -> Any:
+        found = read(game_id, after, v)  # the game at ply 0
         services.submit_action(game_id=gid, user=users[0], action=MOVE0, ply=0)
         # Its live event reaches the socket while this read still runs: held behind it.
         wait_for(lambda: any(m["type"] == "game.events" for m, _ in consumer.held),
@@ -511,7 +517,8 @@ async def test_a_change_announced_after_the_hello_read_takes_back_no_seat(order)
         finally:
             broadcast.unsubscribe(late.append)
     assert [m.change for m in late] == ["created", "joined", "joined", "started"]
-    assert [m.seat_changes for m in late] == [0, 1, 2, 3]
+    # One version each (the last join and the start are one change: one version).
+    assert [m.v - late[0].v for m in late] == [0, 1, 2, 3]
     dave = await game_socket(gid, users[3])
     spectator = await game_socket(gid)
     for message in late if order == "in commit order" else late[::-1]:

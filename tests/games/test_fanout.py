@@ -46,7 +46,7 @@ class Recorder:
 
 
 def events(*plies: int) -> dict[str, Any]:
-    return {"type": "game.events",
+    return {"type": "game.events", "v": 100 + plies[-1],
             "events": [{"ply": p, "seat": 0, "action": {"type": "move", "to": [p, 0]},
                         "at": "2026-01-01T00:00:00Z"} for p in plies],
             "game": {"id": 7, "ply": plies[-1], "state": {"turn": 1}}}

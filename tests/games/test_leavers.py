@@ -169,7 +169,7 @@ def test_two_players_asking_at_once_hand_it_over_once(players):
     alice, bob, carol, _dave = players
     game = started_game(players, kind="bloqueio")
     went_away(game, 3)
-    seated = Game.objects.get(pk=game.pk).seat_changes  # the joins counted
+    seated = Game.objects.get(pk=game.pk).version
     later = timezone.now() + AFTER_GRACE
     outcomes: list[str] = []
     askers = iter([alice, bob, carol])
@@ -185,7 +185,7 @@ def test_two_players_asking_at_once_hand_it_over_once(players):
     at_once(ask, 3)
     assert sorted(outcomes) == ["already_a_bot", "already_a_bot", "handed"]
     assert Handover.objects.filter(game=game).count() == 1
-    assert Game.objects.get(pk=game.pk).seat_changes == seated + 1
+    assert Game.objects.get(pk=game.pk).version == seated + 1  # one change: one version
 
 
 def test_the_bot_plays_the_seat_it_took(duel, alice, bob):
@@ -204,7 +204,8 @@ def test_the_bot_plays_the_seat_it_took(duel, alice, bob):
 def test_a_snapshot_from_before_the_hand_over_never_writes_for_the_old_player(duel, alice,
                                                                                  bob):
     """Another process may still hold the seats as they were: the write guard's
-    `seat_changes` makes its write fail, and the row (read again) refuses bob."""
+    (the version, one on since) makes its write fail, and the row (read again) refuses
+    bob."""
     services.submit_action(game_id=duel.pk, user=alice, action={"type": "move", "to": [2, 5]},
                            ply=0)
     before = state_cache.get(duel.pk)

@@ -10,11 +10,12 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db.models import F
 from django.utils import timezone
 
 from games import engine, round_store, services, state_cache
 from games.errors import GameOver, NotYourTurn, StalePly
-from games.models import Event, Game
+from games.models import Event, Game, first_version
 from games.projection import check
 from tests.games.helpers import race, started_game
 
@@ -122,10 +123,12 @@ def test_a_snapshot_whose_clock_moved_since_is_not_written_over(players, monkeyp
     _move(game, players, OPENING[0])
     one_statement.clear()
     game.refresh_from_db()
-    # The clock worker moved the turn without a ply (giving back its downtime).
+    # The clock worker moved the turn without a ply (giving back its downtime): a change
+    # to the row, one version on, as every writer of it does.
     later = game.turn_started_at + timedelta(seconds=5)
     Game.objects.filter(pk=game.pk).update(turn_started_at=later,
-                                           deadline=game.deadline + timedelta(seconds=5))
+                                           deadline=game.deadline + timedelta(seconds=5),
+                                           version=F("version") + 1)
     _move(game, players, OPENING[1])
     assert one_statement == []  # the row no longer matched the snapshot
     game.refresh_from_db()
@@ -138,10 +141,12 @@ def test_a_reused_game_id_never_takes_the_old_games_snapshot(players):
     _move(game, players, OPENING[0])
     kept = state_cache.get(game.pk, 1)
     assert kept is not None
-    # Same id and ply, another game (a restored database): a different position.
+    # Same id and ply, another game (a restored database): a different position, and
+    # the version a game created now starts at (games/models.py).
     other = {**engine.get("bloqueio").initial().to_json(), "ply": 1}
     Game.objects.filter(pk=game.pk).update(state=other,
-                                           created_at=kept.game.created_at.replace(year=2001))
+                                           created_at=kept.game.created_at.replace(year=2001),
+                                           version=first_version() + 1)
     with pytest.raises(NotYourTurn):  # seat 0 to move in the stored state, not seat 1
         services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=1)
 
@@ -195,9 +200,11 @@ def test_a_repaired_position_at_the_same_ply_is_never_played_over(players, monke
     game = started_game(players)
     _move(game, players, OPENING[0])
     assert state_cache.get(game.pk, 1) is not None
-    # The row at ply 1 now holds another position, with seat 0 to move.
+    # The row at ply 1 now holds another position, with seat 0 to move (written as
+    # `rebuild_games` writes a repair: one version on).
     game.refresh_from_db()
-    Game.objects.filter(pk=game.pk).update(state={**game.state, "turn": 0})
+    Game.objects.filter(pk=game.pk).update(state={**game.state, "turn": 0},
+                                           version=F("version") + 1)
     one_statement.clear()
     with pytest.raises(NotYourTurn):  # seat 1 moves in the snapshot, seat 0 in the row
         services.submit_action(game_id=game.pk, user=players[1], action=OPENING[1], ply=1)
