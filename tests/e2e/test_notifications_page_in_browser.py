@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games import invitations, services
+from games import invitations, outbox, services
 from tests.e2e.conftest import live_user, log_in, run_in_browser, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -25,7 +25,8 @@ def test_the_notifications_page_looks_like_the_site(server: Any, size: str, sche
     live_user("alice", email="alice@example.org")
     bob = live_user("bob")
     game = services.create_game(user=bob, kind="bloqueio2")
-    invitations.invite_user(game_id=game.pk, user=bob, username="alice")  # one unread
+    invitations.invite_user(game_id=game.pk, user=bob, username="alice")
+    assert outbox.run_pending() == 1  # the worker's job: alice's one unread notice
 
     def scenario(new_page: Any) -> None:
         page = new_page(viewport=SIZES[size], color_scheme=scheme)
