@@ -108,3 +108,15 @@ async def test_whole_is_the_default_and_may_be_asked_for():
     frame = await receive_type(comm, "event")
     assert frame["game"]["ply"] == 1 and "delta" not in frame
     await comm.disconnect()
+
+
+async def test_the_refusal_is_said_in_the_sockets_language():
+    alice, bob = [await sync_to_async(make_user)(n) for n in ("alice", "bob")]
+    game = await sync_to_async(started_game)([alice, bob], kind="bloqueio2")
+    comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/?frames=tiny",
+                                 headers=[*LOCAL, (b"accept-language", b"pt-BR")])
+    connected, _ = await comm.connect()
+    assert connected
+    frames, code = await until_closed(comm)
+    assert code == CLOSE_INVALID_OPTION
+    assert frames[0]["code"] == "invalid_option" and "deve ser" in frames[0]["detail"]
