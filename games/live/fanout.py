@@ -65,6 +65,7 @@ class Frames:
         self.presence = presence
         self._game: str | None = None
         self._events: list[str] | None = None
+        self._changes: list[str] | None = None
         self._event_texts: list[str] | None = None
         self._whole: str | None = None
         self._inner: str | None = None
@@ -105,6 +106,24 @@ class Frames:
             self._events = [f'{{"type":"event","v":{v},"event":{_dumps(event)},"game":{game}}}'
                             for event in self.message["events"]]
         return self._events
+
+
+    def changes(self) -> list[str]:
+        """The same frames for sockets opened with `?frames=changes`: each carries, in
+        place of the whole game, only what a move changes that a client cannot derive
+        without the rules (`CHANGED_FIELDS`, as `delta`). Encoded once per process, like
+        `events`."""
+        if self._changes is None:
+            game, v = self.message["game"], self.message["v"]
+            delta = _dumps({key: game[key] for key in CHANGED_FIELDS})
+            self._changes = [f'{{"type":"event","v":{v},"event":{_dumps(event)},"delta":{delta}}}'
+                             for event in self.message["events"]]
+        return self._changes
+
+
+# What a slim `event` frame's `delta` carries of the game after the event (docs/realtime.md,
+# "Smaller frames"): the rest a client holds already or derives from the event by the rules.
+CHANGED_FIELDS = ("ply", "status", "clocks", "result", "finished_at")
 
 
 def game_topic(game_id: int) -> str:

@@ -23,6 +23,7 @@ RATE_BURST = 40.0
 # Refusals past this many in a row for flooding close the connection.
 FLOOD_CLOSE_AFTER = 200
 
+CLOSE_INVALID_OPTION = 4400  # a query parameter of the socket's URL it does not know
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_BANNED = 4403
 CLOSE_NOT_FOUND = 4404

@@ -28,6 +28,7 @@ from games import leavers, loop_write, privacy, selectors, services
 from games.live import fanout, hello, presence, subprotocols
 from games.live.frames import (
     CLOSE_BANNED,
+    CLOSE_INVALID_OPTION,
     CLOSE_NOT_FOUND,
     CLOSE_UNAUTHORIZED,
     TokenBucket,
@@ -44,6 +45,10 @@ log = logging.getLogger(__name__)
 SYNC_PER_SECOND = 2.0
 SYNC_BURST = 5.0
 NO_GAME = _("No game %(id)s.")
+# `?frames=`: "whole" (the default) or "changes", smaller `event` frames (docs/realtime.md).
+FRAMES_PARAM = "frames"
+FRAME_CHOICES = ("whole", "changes")
+BAD_FRAMES = _("`frames` must be \"whole\" or \"changes\".")
 
 def _history_after(protocol: subprotocols.SubProtocol, game_id: int, user: Any,
                    after: int) -> list[dict[str, Any]] | None:
@@ -76,6 +81,7 @@ class GameConsumer(BaseConsumer):
     # by (a leaver's grace needs the game's status, start, time control and seats).
     facts: dict[str, Any] | None = None
     answering = False  # a `sync` is being read: live messages wait behind its answer
+    slim = False  # opened with `?frames=changes`: `event` frames carry a delta, not the game
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -87,6 +93,12 @@ class GameConsumer(BaseConsumer):
         if self.scope.get("auth_failed"):
             await self.refuse("authentication_failed", TOKEN_REFUSED, CLOSE_UNAUTHORIZED)
             return
+        # An empty `?frames=` is refused too, not read as the default.
+        frames = self._query(blank=True).get(FRAMES_PARAM, ["whole"])
+        if len(frames) != 1 or frames[0] not in FRAME_CHOICES:
+            await self.refuse("invalid_option", BAD_FRAMES, CLOSE_INVALID_OPTION)
+            return
+        self.slim = frames[0] == "changes"
         # Listen before reading (one read: games.live.hello): an event committed in
         # between then arrives as a duplicate (dropped), never as a loss, and a ban
         # committed in between either is seen by the read or reaches the account's topic.
@@ -135,8 +147,11 @@ class GameConsumer(BaseConsumer):
     def _invite_tokens(self) -> list[str]:
         """The invitation tokens in this socket's URL, `?invite=` (games/privacy.py);
         the session's are read with the hello, off the loop."""
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        return list(query.get(privacy.QUERY_PARAM, []))
+        return list(self._query().get(privacy.QUERY_PARAM, []))
+
+    def _query(self, blank: bool = False) -> dict[str, list[str]]:
+        return parse_qs(self.scope.get("query_string", b"").decode("latin-1"),
+                        keep_blank_values=blank)
 
     async def disconnect(self, code: int) -> None:
         if self.filling is not None:
@@ -363,7 +378,8 @@ class GameConsumer(BaseConsumer):
             self._fill_gap()  # cannot be, at the next version: but be whole
             return
         self.v = message["v"]
-        for event, text in zip(events, frames.events(), strict=True):
+        texts = frames.changes() if self.slim else frames.events()
+        for event, text in zip(events, texts, strict=True):
             if event["ply"] == self.last_ply + 1:
                 self.last_ply = event["ply"]
                 self.post(text)
