@@ -193,7 +193,7 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
 DATABASES = {"default": _db}
 # PostgreSQL: a live move over a socket is written by the event loop itself, on at most
 # this many asynchronous connections per event loop besides the pool above (0: every move
-# hops to a worker thread): bloqueio_site/loop_db.py, games/loop_write.py.
+# hops to a worker thread): bloqueio_site/loop_db.py, games/table.py.
 LOOP_DB_CONNECTIONS = env_int("DATABASE_LOOP_CONNECTIONS", 8, minimum=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -89,7 +89,7 @@ def announce_on_commit(game: Game, seats: list[Seat], events: Sequence[HasJson],
 def announce_committed(game: Game, seats: list[Seat], events: Sequence[HasJson],
                        change: str) -> dict[str, Any]:
     """The same for a write already committed outside any Django transaction (a move the
-    event loop wrote itself, games/loop_write.py): sent at once."""
+    event loop wrote itself, games/table.py): sent at once."""
     committed = _committed(game, seats, events, change)
     _send([committed])
     return committed.game

@@ -40,9 +40,9 @@ from games.errors import (
 )
 from games.live import presence
 from games.models import Game, Handover, Seat, Status
-from games.playing import require_playing
 from games.round import turn_based
 from games.selectors import seats_of
+from games.table import require_playing
 
 DEFAULT_LEVEL = "medium"
 

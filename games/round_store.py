@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, transaction
+import psycopg
+from django.db import OperationalError, connection, transaction
 from django.utils.translation import gettext as _
 
-from bloqueio_site import jsontext, model_rows
+from bloqueio_site import jsontext, loop_db, model_rows
 from games import engine, outbox, state_cache
-from games.announce import announce_on_commit
+from games.announce import announce_committed, announce_on_commit
 from games.engine import LEAVE_REASONS
 from games.errors import GameNotFound
 from games.models import Event, Game, LiveRankedSeat, Seat
@@ -52,11 +53,13 @@ class Loaded:
 
 @dataclass(frozen=True)
 class Written:
-    """A committed progress: the row after it and the game's JSON as announced."""
+    """A committed progress: the row after it, the game's JSON as announced and the
+    events appended."""
 
     game: Game
     seats: list[Seat]
     payload: dict[str, Any]
+    events: Sequence[RoundEvent] = ()
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -187,47 +190,116 @@ _OTHER_UPDATE = (f"UPDATE {Game._meta.db_table} SET " + _SET.format(json="") + "
 _OTHER_INSERT = f"INSERT INTO {Event._meta.db_table} {_EVENT_COLUMNS} VALUES "
 
 
-def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
-           skip_locked: bool = False) -> Written | None:
-    """Write `progress` (computed from `loaded`) if the row is still as loaded; None if
-    it moved on (nothing written; the snapshot is forgotten).
+@dataclass(frozen=True)
+class Write:
+    """A decided progress, ready to be written: the row it makes (one version on), what
+    it announces (`change`) and causes outside the game (`effects`). `rated`: it ends a
+    ranked game or one with the computer, so the ratings commit with it (a transaction
+    of several statements, not the one statement)."""
 
-    After commit the change is announced (`change`, or what the progress says:
-    "events", "finished", "aborted"; "clock" for time given back alone: a version
-    announced, so no socket sees a gap at the next change) and the round
-    kept for this process's next write. `skip_locked` (PostgreSQL): a row another
-    transaction holds counts as moved on, instead of being waited for.
-    """
-    before, after = loaded.round, progress.round_after
+    loaded: Loaded
+    progress: Progress
+    game: Game
+    state_text: str
+    change: str
+    effects: tuple[outbox.Effect, ...]
+    rated: bool
+
+    @property
+    def ended(self) -> bool:
+        return self.progress.round_after.status is not self.loaded.round.status and (
+            self.progress.round_after.status in (Status.FINISHED, Status.ABORTED))
+
+
+def prepared(loaded: Loaded, progress: Progress, change: str | None = None) -> Write:
+    """What writing `progress` (computed from `loaded`) means, decided before any I/O:
+    the change announced is `change`, or what the progress says ("events", "finished",
+    "aborted"; "clock" for time given back alone: a version announced, so no socket sees
+    a gap at the next change)."""
+    after = progress.round_after
     game, state_text = projected(loaded, after)
-    ended = after.status is not before.status and after.status in (Status.FINISHED,
-                                                                    Status.ABORTED)
-    seats = loaded.seats
+    ended = after.status is not loaded.round.status and after.status in (Status.FINISHED,
+                                                                         Status.ABORTED)
     if change is None and ended:
         change = "finished" if after.status is Status.FINISHED else "aborted"
     elif change is None:
         change = "events" if progress.events else "clock"
-    effects = outbox.of_change(game, seats, after, change, progress.events)
-    with_more = ended and (game.ranked or any(s.bot for s in seats))
-    if connection.vendor == "postgresql" and not with_more:
-        matched = _write(loaded, game, state_text, progress.events, skip_locked, effects)
+    effects = tuple(outbox.of_change(game, loaded.seats, after, change, progress.events))
+    rated = ended and (game.ranked or any(s.bot for s in loaded.seats))
+    return Write(loaded, progress, game, state_text, change, effects, rated)
+
+
+def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
+           skip_locked: bool = False) -> Written | None:
+    """Write `progress` (computed from `loaded`) if the row is still as loaded; None if
+    it moved on (nothing written; the snapshot is forgotten). On this thread's Django
+    connection: inside the caller's transaction, if any.
+
+    After commit the change is announced (`prepared` says which) and the round kept for
+    this process's next write. `skip_locked` (PostgreSQL): a row another transaction
+    holds counts as moved on, instead of being waited for.
+    """
+    write = prepared(loaded, progress, change)
+    game, effects = write.game, write.effects
+    if connection.vendor == "postgresql" and not write.rated:
+        matched = _write(loaded, game, write.state_text, progress.events, skip_locked,
+                         effects)
         if matched and effects:
             outbox.after_commit()
     else:
         with transaction.atomic(savepoint=False):
-            matched = _write(loaded, game, state_text, progress.events, skip_locked)
-            if matched and ended:
-                _after_the_end(game, seats, after)
+            matched = _write(loaded, game, write.state_text, progress.events, skip_locked)
+            if matched and write.ended:
+                _after_the_end(game, loaded.seats, progress.round_after)
             if matched:
                 outbox.record(*effects)  # and carried out after commit, if in process
     if not matched:
         state_cache.stale(game.pk)
         return None
-    if ended and after.status is Status.FINISHED:
+    return _done(write, on_commit=True)
+
+
+async def commit_on_loop(write: Write) -> Written | None:
+    """The same write made by the event loop on one of its own connections
+    (bloqueio_site/loop_db.py), PostgreSQL only, for a write that is one statement (not
+    `rated`); None if the row moved on. Raises `loop_db.Unusable` or `loop_db.Busy`
+    (nothing sent), or OperationalError: the statement was sent and failed, so it may
+    have committed or not (the snapshot is forgotten; the caller tells its client to
+    read the game)."""
+    assert not write.rated
+    statement = guarded_statement(write.loaded, write.game, write.state_text,
+                                  write.progress.events, effects=write.effects)
+    async with loop_db.connection() as conn:
+        try:
+            cursor = await conn.execute(*statement)
+            row = await cursor.fetchone()
+        except psycopg.Error as exc:
+            state_cache.stale(write.game.pk)
+            raise OperationalError(f"the write's statement failed: {exc!r}") from exc
+    if not row or not row[0]:
+        state_cache.stale(write.game.pk)
+        return None
+    return _done(write, on_commit=False)
+
+
+def _done(write: Write, *, on_commit: bool) -> Written:
+    """After the write matched: keep the round for this process's next write (forget an
+    ended game) and announce the change, after the caller's commit (`on_commit`) or at
+    once (the event loop's own write, committed already)."""
+    game, after = write.game, write.progress.round_after
+    seats = write.loaded.seats
+    if write.rated and after.status is Status.FINISHED:
         seats = seats_of(game)  # fresh: the final frame shows the new ratings
-    state_cache.committed(state_cache.Snapshot(game, seats, after, state_text))
-    payload = announce_on_commit(game, seats, progress.events, change)
-    return Written(game, seats, payload)
+    snapshot = state_cache.Snapshot(game, seats, after, write.state_text)
+    if on_commit:
+        state_cache.committed(snapshot)
+        payload = announce_on_commit(game, seats, write.progress.events, write.change)
+    else:
+        state_cache.written(snapshot)
+        if write.effects:
+            outbox.carry_out_here()
+        payload = announce_committed(game, seats, write.progress.events, write.change)
+    return Written(game, seats, payload, write.progress.events)
 
 
 def projected(loaded: Loaded, after: Round) -> tuple[Game, str]:

@@ -1,6 +1,6 @@
 """Every write to games. Seating lives here: create a game, join, add or remove a bot,
 leave before the start, start a ranked match. Play (actions, resigning, removals,
-aborts, the clock) lives in games/playing.py and is re-exported here, so callers
+aborts, the clock) goes through games/table.py and is re-exported here, so callers
 import one module.
 
 Seating locks the waiting game's row first (concurrent joins queue in the database,
@@ -45,7 +45,10 @@ from games.models import (
     Seat,
     Status,
 )
-from games.playing import (
+from games.ranked import places
+from games.round import TURN_BASED_DAYS, Abort, default_time_control, play, turn_based
+from games.selectors import attach_seats, seats_of
+from games.table import (
     Submitted,
     abort_game,
     expire_clock,
@@ -54,9 +57,6 @@ from games.playing import (
     resign,
     submit_action,
 )
-from games.ranked import places
-from games.round import TURN_BASED_DAYS, Abort, default_time_control, play, turn_based
-from games.selectors import attach_seats, seats_of
 
 __all__ = [
     "GAME_CREATE_RATE",

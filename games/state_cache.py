@@ -88,9 +88,11 @@ def committed(snapshot: Snapshot) -> None:
 
 def written(snapshot: Snapshot) -> None:
     """After a write committed outside any Django transaction (the event loop's own,
-    games/loop_write.py, which writes only moves that leave the game running): kept at
-    once."""
-    put(snapshot)
+    games/table.py): at once, kept while the game runs, forgotten once it ended."""
+    if snapshot.round.status == "active":
+        put(snapshot)
+    else:
+        drop(snapshot.game.pk)
 
 
 def loaded(snapshot: Snapshot) -> None:

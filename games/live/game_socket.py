@@ -24,7 +24,7 @@ from accounts import ws_auth
 from bloqueio_site import jsontext
 from bloqueio_site.jsontext import iso
 from bloqueio_site.off_loop import off_loop
-from games import leavers, loop_write, privacy, selectors, services
+from games import leavers, privacy, round_store, selectors, services, table
 from games.live import fanout, hello, presence, subprotocols
 from games.live.frames import (
     CLOSE_BANNED,
@@ -35,7 +35,7 @@ from games.live.frames import (
     ref_of,
 )
 from games.live.sockets import BANNED, TOKEN_REFUSED, BaseConsumer
-from games.round import turn_based
+from games.round import Act, Leave, turn_based
 
 log = logging.getLogger(__name__)
 
@@ -263,9 +263,8 @@ class GameConsumer(BaseConsumer):
 
     async def _write(self, kind: str, content: dict[str, Any], ref: Any) -> None:
         if kind == "resign":
-            await self.answer(ref, lambda: self.in_language(services.resign)(
-                game_id=self.game_id, user=self.user), lambda game: {"ply": game.ply},
-                what="a websocket resignation")
+            await self.answer(ref, self._resign, lambda ply: {"ply": ply},
+                              what="a websocket resignation")
             return
         ply = content.get("ply")
         if type(ply) is not int:
@@ -278,16 +277,25 @@ class GameConsumer(BaseConsumer):
             await self.answer(ref, lambda: self._move(content["action"], ply),
                               lambda done: {"ply": done.event.ply}, what="a websocket write")
 
-    async def _move(self, action: Any, ply: int) -> Any:
-        """The move written by this event loop when it can (games/loop_write.py), else by
-        the write path on a worker thread."""
+    async def _move(self, action: Any, ply: int) -> table.Submitted:
+        """The move through the game's one door, from this event loop (games/table.py)."""
         assert self.user_id is not None
-        done = await loop_write.submit(game_id=self.game_id, user_id=self.user_id,
-                                       action=action, ply=ply)
-        if done is not None:
-            return done
-        return await self.in_language(services.submit_action)(
-            game_id=self.game_id, user=self.user, action=action, ply=ply)
+        done = await table.handle_on_loop(
+            self.game_id, self.user_id, Act(action, ply), ply,
+            lambda: self.in_language(services.submit_action)(
+                game_id=self.game_id, user=self.user, action=action, ply=ply))
+        if isinstance(done, round_store.Written):
+            return table.submitted(done, done.events)
+        return done
+
+    async def _resign(self) -> int:
+        """The caller's seat leaves, through the same door; answers the ply after it."""
+        assert self.user_id is not None
+        done = await table.handle_on_loop(
+            self.game_id, self.user_id, Leave("resign"), None,
+            lambda: self.in_language(services.resign)(game_id=self.game_id, user=self.user))
+        game = done.game if isinstance(done, round_store.Written) else done
+        return int(game.ply)
 
     async def _hand_over(self, content: dict[str, Any], ref: Any) -> None:
         """`{"type": "bot", "seat": s, "level"?: ...}`: hand a leaver's seat to a bot,

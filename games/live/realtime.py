@@ -94,7 +94,7 @@ def _send_soon(topics: list[tuple[str, dict[str, Any]]], what: str) -> None:
         running = asyncio.get_running_loop()
     except RuntimeError:
         running = None
-    if running is not None:  # on the event loop itself: a move it wrote (games/loop_write.py)
+    if running is not None:  # on the event loop itself: a move it wrote (games/table.py)
         task = running.create_task(_publish(topics))
         _sending.add(task)
         task.add_done_callback(_sending.discard)

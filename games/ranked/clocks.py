@@ -3,7 +3,7 @@
 The clocks themselves (Fischer time, first-move deadlines, flags, downtime given back)
 are part of the round model (games/round/clock.py, games/round/play.py); here is only
 what the worker does with them. Every change to a game goes through the one write path
-(games/playing.py).
+(games/table.py).
 
 Restarts: the worker beats `ClockHeartbeat` every tick. A gap longer than
 DOWNTIME_GRACE means nobody was watching (restart, outage): the next tick gives every
@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import playing
+from games import table
 from games.models import ClockHeartbeat, Game, Status
 from games.ranked.heartbeat import HEARTBEAT, last_beat
 from games.round import (
@@ -49,7 +49,7 @@ def catch_up(now: datetime | None = None) -> timedelta:
         if gap > DOWNTIME_GRACE:
             running = Game.objects.filter(status=Status.ACTIVE, deadline__isnull=False)
             for game_id in running.values_list("pk", flat=True):
-                playing.give_back_time(game_id=game_id, since=beat.beat_at, now=now)
+                table.give_back_time(game_id=game_id, since=beat.beat_at, now=now)
         if now > beat.beat_at:
             beat.beat_at = now
             beat.save(update_fields=["beat_at"])
@@ -63,4 +63,4 @@ def tick(now: datetime | None = None) -> int:
     catch_up(now)
     due = list(Game.objects.filter(deadline__lte=now, status=Status.ACTIVE)
                .order_by("deadline").values_list("pk", flat=True)[:500])
-    return sum(playing.expire_clock(game_id=game_id, now=now) for game_id in due)
+    return sum(table.expire_clock(game_id=game_id, now=now) for game_id in due)

@@ -4,7 +4,7 @@ A `Round` is a game as its rules of play see it (engine state, seats, clock, sta
 result); `play(round, seat, action, now)` returns the `Progress` one action makes
 (events, round after, result) or raises a typed `refusals.Refusal`. The platform loads
 a round, calls `play`, writes the progress once and announces it (games/round_store.py,
-games/playing.py; docs/architecture.md, "The round model and the one write path").
+games/table.py; docs/architecture.md, "The round model and the one write path").
 
 >>> from datetime import datetime, timezone
 >>> from games import round as rnd

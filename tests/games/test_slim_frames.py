@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from bloqueio_site.asgi import application
-from games import engine, playing, services
+from games import engine, services, table
 from games.live.fanout import CHANGED_FIELDS
 from games.live.frames import CLOSE_INVALID_OPTION
 from games.selectors import engine_event
@@ -69,7 +69,7 @@ async def test_a_finish_carries_the_status_and_the_result():
     game = await sync_to_async(started_game)([alice, bob], kind="bloqueio2")
     whole = await game_socket(game.pk)
     slim, hello = await _slim_socket(game.pk)
-    await sync_to_async(playing.resign)(game_id=game.pk, user=alice)
+    await sync_to_async(table.resign)(game_id=game.pk, user=alice)
     full = await receive_type(whole, "event")
     small = await receive_type(slim, "event")
     assert full["game"]["status"] == "finished" and full["game"]["result"] is not None

@@ -15,12 +15,12 @@ from django.utils import timezone
 from games import (
     engine,
     leavers,
-    playing,
     projection,
     round_store,
     selectors,
     services,
     state_cache,
+    table,
 )
 from games.live import broadcast, presence, realtime
 from games.models import Event, Game
@@ -136,7 +136,7 @@ def test_time_given_back_is_a_change_announced_with_its_version(players):
     sent: list[broadcast.Committed] = []
     broadcast.subscribe(sent.append)
     try:
-        assert playing.give_back_time(game_id=game.pk, since=row.turn_started_at,
+        assert table.give_back_time(game_id=game.pk, since=row.turn_started_at,
                                       now=row.turn_started_at + timedelta(seconds=30))
     finally:
         broadcast.unsubscribe(sent.append)

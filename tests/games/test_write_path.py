@@ -1,4 +1,4 @@
-"""The one write path (games/playing.py, games/round_store.py) against the database:
+"""The one write path (games/table.py, games/round_store.py) against the database:
 lost races decided once more from the locked row, the clock worker never waiting on a
 busy game, what each write announces, and the refusals' words."""
 

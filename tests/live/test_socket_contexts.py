@@ -18,7 +18,7 @@ import pytest
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from bloqueio_site import loop_db
-from games import loop_write
+from games import table
 from games.live import hello
 from tests.ws_helpers import game_socket, receive_type, seat_four
 
@@ -48,7 +48,7 @@ async def test_a_socket_opened_played_and_closed_on_the_loop_makes_no_connection
     warm = await game_socket(gid, None)  # the loop's own connection opens outside the count
     await warm.disconnect()
     made_before = len(wrappers_made)
-    hellos, writes = hello.counts["on_loop"], loop_write.counts["written"]
+    hellos, writes = hello.counts["on_loop"], table.counts["written"]
     player, watcher = await game_socket(gid, users[0]), await game_socket(gid, None)
     await player.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 1})
     assert (await receive_type(player, "ack"))["ply"] == 1
@@ -56,5 +56,5 @@ async def test_a_socket_opened_played_and_closed_on_the_loop_makes_no_connection
     for comm in (player, watcher):
         await comm.disconnect()
     assert hello.counts["on_loop"] == hellos + 2  # both hellos were read on the loop
-    assert loop_write.counts["written"] == writes + 1  # and the move written there
+    assert table.counts["written"] == writes + 1  # and the move written there
     assert wrappers_made[made_before:] == []

@@ -1,6 +1,8 @@
-"""A live move written by the event loop itself (games/loop_write.py) and its edges: what
-it writes is what the thread path would, and everything it cannot decide alone (a
-refusal, a stale snapshot, a lost race, no connection) is passed on, never half-written.
+"""The game's one door seen from the event loop (games/table.py, `handle_on_loop`): a
+live move or resignation written by the loop itself, one writer per game in the process,
+and its edges: what it writes is what the door writes on a thread, and everything the
+loop cannot decide alone (a refusal, a stale snapshot, a lost race, a rated ending, no
+connection) is passed on to the thread, never half-written.
 The loop's own connections (bloqueio_site/loop_db.py): bounded, and a connection the
 server ended is replaced, not used."""
 
@@ -18,8 +20,11 @@ from django.db import connections
 
 from bloqueio_site import loop_db
 from bloqueio_site.errors import ServiceError
-from games import engine, loop_write, outbox, round_store, services, state_cache
+from games import engine, outbox, round_store, services, state_cache, table
 from games.models import Event, Game, Outbox
+from games.round import Act
+from tests.conftest import make_user
+from tests.games.helpers import started_game
 from tests.ws_helpers import game_socket, receive_type, seat_four
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,11 +46,11 @@ async def four():
 async def test_a_move_is_written_by_the_loop_and_announced(four):
     gid, users = four
     alice, spectator = await game_socket(gid, users[0]), await game_socket(gid)
-    before = loop_write.counts.copy()
+    before = table.counts.copy()
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 1})
     assert await receive_type(alice, "ack") == {"type": "ack", "ref": 1, "ply": 1}
-    assert loop_write.counts["written"] == before["written"] + 1
-    assert loop_write.counts["passed_on"] == before["passed_on"]
+    assert table.counts["written"] == before["written"] + 1
+    assert table.counts["passed_on"] == before["passed_on"]
     frame = await receive_type(spectator, "event")
     assert frame["event"] == {**frame["event"], "ply": 1, "seat": 0, "action": MOVE0}
     assert frame["game"]["ply"] == 1 and frame["game"]["state"]["turn"] == 1
@@ -62,7 +67,7 @@ async def test_a_move_is_written_by_the_loop_and_announced(four):
     bob = await game_socket(gid, users[1])
     await bob.send_json_to({"type": "action", "action": MOVE1, "ply": 1, "ref": 2})
     assert (await receive_type(bob, "ack"))["ply"] == 2
-    assert loop_write.counts["written"] == before["written"] + 2
+    assert table.counts["written"] == before["written"] + 2
     for comm in (alice, bob, spectator):
         await comm.disconnect()
 
@@ -70,11 +75,11 @@ async def test_a_move_is_written_by_the_loop_and_announced(four):
 async def test_a_refusal_is_decided_again_by_the_thread_path(four):
     gid, users = four
     bob = await game_socket(gid, users[1])
-    before = loop_write.counts["passed_on"]
+    before = table.counts["passed_on"]
     await bob.send_json_to({"type": "action", "action": MOVE1, "ply": 0, "ref": "x"})
     error = await receive_type(bob, "error")
     assert error["code"] == "not_your_turn" and error["ref"] == "x"
-    assert loop_write.counts["passed_on"] == before + 1
+    assert table.counts["passed_on"] == before + 1
     assert await sync_to_async(events_of)(gid) == []
     await bob.disconnect()
 
@@ -93,11 +98,11 @@ async def test_a_snapshot_behind_the_row_writes_nothing_and_says_stale_ply(four)
     alice = await game_socket(gid, users[0])
     state_cache.drop(gid)
     state_cache.put(behind)  # the socket's hello may have read the row meanwhile
-    before = loop_write.counts.copy()
+    before = table.counts.copy()
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 3})
     assert (await receive_type(alice, "error"))["code"] == "stale_ply"
-    assert loop_write.counts["lost_race"] == before["lost_race"] + 1  # the loop's guard
-    assert loop_write.counts["passed_on"] == before["passed_on"] + 1
+    assert table.counts["lost_race"] == before["lost_race"] + 1  # the loop's guard
+    assert table.counts["passed_on"] == before["passed_on"] + 1
     assert state_cache.get(gid, 0) is None  # the stale snapshot is forgotten
     assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
     await alice.disconnect()
@@ -107,11 +112,11 @@ async def test_with_the_loops_writes_off_every_move_takes_the_thread_path(four, 
     settings.LOOP_DB_CONNECTIONS = 0
     gid, users = four
     alice = await game_socket(gid, users[0])
-    before = loop_write.counts.copy()
+    before = table.counts.copy()
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 4})
     assert (await receive_type(alice, "ack"))["ply"] == 1
-    assert loop_write.counts["written"] == before["written"]
-    assert loop_write.counts["passed_on"] == before["passed_on"] + 1
+    assert table.counts["written"] == before["written"]
+    assert table.counts["passed_on"] == before["passed_on"] + 1
     assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
     await alice.disconnect()
 
@@ -126,17 +131,17 @@ async def test_a_move_that_waited_out_the_pools_timeout_is_answered_unavailable(
                         "timeout", 0.2)
     gid, users = four
     alice = await game_socket(gid, users[0])
-    before = loop_write.counts.copy()
+    before = table.counts.copy()
     async with loop_db.connection():  # the loop's only connection, held
         await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 8})
         frame = await _ack_or_error(alice)
         assert frame["code"] == "unavailable" and frame["ref"] == 8
-    assert loop_write.counts["busy"] == before["busy"] + 1
+    assert table.counts["busy"] == before["busy"] + 1
     assert await sync_to_async(events_of)(gid) == []
     assert state_cache.get(gid, 0) is not None
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 11})
     assert (await receive_type(alice, "ack"))["ply"] == 1
-    assert loop_write.counts["written"] == before["written"] + 1
+    assert table.counts["written"] == before["written"] + 1
     await alice.disconnect()
 
 
@@ -214,10 +219,10 @@ async def test_a_turn_based_move_takes_the_loop_and_writes_its_outbox_row(settin
     state_cache.drop(gid)
     await sync_to_async(round_store.load)(gid)  # the turn-based row, kept
     alice = await game_socket(gid, users[0])
-    written = loop_write.counts["written"]
+    written = table.counts["written"]
     await alice.send_json_to({"type": "action", "action": MOVE0, "ply": 0, "ref": 5})
     assert (await receive_type(alice, "ack"))["ply"] == 1
-    assert loop_write.counts["written"] == written + 1
+    assert table.counts["written"] == written + 1
     assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
     assert await sync_to_async(_outbox_of)(gid) == [(outbox.TURN, 1, users[1].pk)]
     await alice.disconnect()
@@ -238,10 +243,10 @@ async def test_a_lost_race_writes_no_outbox_row(settings):
     state_cache.drop(gid)
     state_cache.written(state_cache.Snapshot(loaded.game, loaded.seats, loaded.round,
                                              loaded.state_text))  # the stale one again
-    lost = loop_write.counts["lost_race"]
-    assert await loop_write.submit(game_id=gid, user_id=users[0].pk, action=MOVE0,
-                                   ply=0) is None
-    assert loop_write.counts["lost_race"] == lost + 1
+    lost = table.counts["lost_race"]
+    assert await table.handle_on_loop(gid, users[0].pk, Act(MOVE0, 0), 0,
+                                      _passed_on) == "passed on"
+    assert table.counts["lost_race"] == lost + 1
     assert await sync_to_async(_outbox_of)(gid) == rows
     await alice.disconnect()
 
@@ -267,6 +272,10 @@ async def test_the_race_between_the_loop_and_a_thread_has_one_winner(four):
     await alice.disconnect()
 
 
+async def _passed_on() -> str:
+    return "passed on"
+
+
 def _try_submit(gid: int, user: Any, action: dict[str, Any]) -> str:
     try:
         services.submit_action(game_id=gid, user=user, action=action, ply=0)
@@ -280,6 +289,76 @@ async def _ack_or_error(comm: WebsocketCommunicator, wait: float = 5) -> dict[st
         frame = await comm.receive_json_from(timeout=wait)
         if frame["type"] in ("ack", "error"):
             return frame
+
+
+async def test_one_writer_per_game_applies_a_processs_commands_one_at_a_time(four):
+    """Two commands for one game arrive together in one process: the second is decided
+    after the first is written (from the snapshot it left), never beside it from the
+    same snapshot, so there is no lost race to pay for; and the game's place in the
+    writers' map goes with its last command."""
+    gid, users = four
+    loop = asyncio.get_running_loop()
+    before = table.counts.copy()
+    first, second = await asyncio.gather(*(
+        table.handle_on_loop(gid, users[0].pk, Act(MOVE0, 0), 0, _passed_on)
+        for _ in range(2)))
+    assert isinstance(first, round_store.Written) and first.game.ply == 1
+    assert second == "passed on"  # no snapshot at ply 0 any more: the row decides
+    assert table.counts["written"] == before["written"] + 1
+    assert table.counts["lost_race"] == before["lost_race"]
+    assert gid not in table._writers.get(loop, {})
+    assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
+
+
+async def test_a_resignation_over_a_socket_goes_through_the_door_on_the_loop(four):
+    """Resigning is a command like a move: written by the loop (a four-seat game runs
+    on), acknowledged with the ply after it, announced to the table."""
+    gid, users = four
+    carol, spectator = await game_socket(gid, users[2]), await game_socket(gid)
+    written = table.counts["written"]
+    await carol.send_json_to({"type": "resign", "ref": "r"})
+    assert await receive_type(carol, "ack") == {"type": "ack", "ref": "r", "ply": 1}
+    assert table.counts["written"] == written + 1
+    frame = await receive_type(spectator, "event")
+    assert frame["event"]["seat"] == 2 and frame["event"]["action"]["type"] == "resign"
+    assert await sync_to_async(events_of)(gid) == [(1, 2, {"type": "resign"})]
+    for comm in (carol, spectator):
+        await comm.disconnect()
+
+
+async def test_a_casual_game_ended_by_a_resignation_is_written_by_the_loop():
+    """A casual two-seat game ends by a resignation: one statement, no ratings, so the
+    loop writes it; the table reads "finished", and the ended game is no longer kept."""
+    users = [await sync_to_async(make_user)(n) for n in ("ann", "ben")]
+    game = await sync_to_async(started_game)(users, "quoridor")
+    ann = await game_socket(game.pk, users[0])
+    written = table.counts["written"]
+    await ann.send_json_to({"type": "resign", "ref": 1})
+    assert (await receive_type(ann, "ack"))["ply"] == 1
+    assert table.counts["written"] == written + 1
+    frame = await receive_type(ann, "event")
+    assert frame["game"]["status"] == "finished" and frame["game"]["result"]["winner"] == 1
+    row = await sync_to_async(Game.objects.get)(pk=game.pk)
+    assert row.status == "finished" and row.result["winner"] == 1
+    assert state_cache.get(game.pk) is None
+    await ann.disconnect()
+
+
+async def test_a_ranked_game_ended_by_a_resignation_is_rated_on_a_thread():
+    """The ranked ending rates the players in the same transaction: not one statement,
+    so the loop passes it on, and the ratings are written with the result."""
+    users = [await sync_to_async(make_user)(n) for n in ("ann", "ben")]
+    game = await sync_to_async(services.start_ranked_game)(
+        kind="quoridor", user_ids=[u.pk for u in users])
+    ann = await game_socket(game.pk, users[0])
+    before = table.counts.copy()
+    await ann.send_json_to({"type": "resign", "ref": 1})
+    assert (await receive_type(ann, "ack"))["ply"] == 1
+    assert table.counts["written"] == before["written"]
+    assert table.counts["passed_on"] == before["passed_on"] + 1
+    row = await sync_to_async(Game.objects.get)(pk=game.pk)
+    assert row.status == "finished" and "unrated" in row.result, row.result  # decided by ratings
+    await ann.disconnect()
 
 
 async def test_loop_connections_are_bounded_and_waited_for_in_turn(settings, monkeypatch):
