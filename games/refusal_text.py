@@ -35,7 +35,32 @@ def service_error(refusal: refusals.Refusal) -> errors.GameError:
     if isinstance(refusal, refusals.FlagFell):
         return errors.FlagFell(
             _("Seat %(seat)s ran out of time; the game is now at ply %(ply)s.") % p)
+    if isinstance(refusal, refusals.AlreadyStarted):
+        return errors.AlreadyStarted(_("The game has started: resign instead.")
+                                     if p.get("leaving") else
+                                     _("The game has already started."))
+    if isinstance(refusal, refusals.AlreadySeated):
+        return errors.AlreadySeated(_("You already have a seat in this game."))
+    if isinstance(refusal, refusals.GameFull):
+        return errors.GameFull(_("Every seat is taken."))
+    if isinstance(refusal, refusals.NoSuchSeat):
+        return errors.InvalidRequest(_("This game has seats 0 to %(last)s.") % p)
+    if isinstance(refusal, refusals.SeatTaken):
+        return errors.SeatTaken(_("Seat %(seat)s is taken.") % p)
+    if isinstance(refusal, refusals.NotSeated):
+        return errors.NotAPlayer(_NOT_SEATED[str(p["doing"])]())
+    if isinstance(refusal, refusals.NotABot):
+        return errors.NotABot(_("Seat %(seat)s is not a bot's.") % p)
+    if isinstance(refusal, refusals.HumansOnly):
+        return errors.HumansOnly(_("Ranked games are between people."))
     raise TypeError(f"no words for {refusal!r}")  # a new refusal needs its sentence here
+
+
+_NOT_SEATED = {
+    "leave": lambda: _("You have no seat in this game."),
+    "add_bot": lambda: _("Only a seated player can add a bot."),
+    "remove_bot": lambda: _("Only a seated player can remove a bot."),
+}
 
 
 def _status(params: dict[str, object]) -> dict[str, object]:

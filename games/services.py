@@ -4,8 +4,9 @@ aborts, the clock) goes through games/table.py and is re-exported here, so calle
 import one module.
 
 Seating locks the waiting game's row first (concurrent joins queue in the database,
-never in application memory) and only after commit announces what changed. A game
-starts, and every later change to it is written, through games/round_store.py.
+never in application memory), asks the pure seating rules (games/round/seating.py:
+`seating` below) what the change does, writes it and only after commit announces it. A
+game starts, and every later change to it is written, through games/round_store.py.
 """
 
 from __future__ import annotations
@@ -26,16 +27,9 @@ from games import engine, privacy, round_store, seat_rows
 from games.announce import announce_on_commit
 from games.bot_accounts import bot_account, require_offered
 from games.errors import (
-    AlreadySeated,
-    AlreadyStarted,
-    GameFull,
-    GameOver,
     HumansOnly,
     InRankedGame,
     InvalidRequest,
-    NotABot,
-    NotAPlayer,
-    SeatTaken,
     TooManyOpenGames,
 )
 from games.models import (
@@ -43,10 +37,13 @@ from games.models import (
     LiveRankedSeat,
     QueueEntry,
     Seat,
-    Status,
 )
 from games.ranked import places
+from games.refusal_text import service_error
 from games.round import TURN_BASED_DAYS, Abort, default_time_control, play, turn_based
+from games.round import Status as RoundStatus
+from games.round import seating as rounds
+from games.round.refusals import Refusal
 from games.selectors import attach_seats, seats_of
 from games.table import (
     Submitted,
@@ -118,13 +115,6 @@ def _bot(level: Any) -> AbstractBaseUser:
     except (ValueError, TypeError):
         raise InvalidRequest(_("Unknown bot level %(level)s: easy, medium, hard or perfect.")
                              % {"level": repr(level)}, code="unknown_level") from None
-
-
-def _seat_of(seats: list[Seat], user: AbstractBaseUser) -> int | None:
-    for seat in seats:
-        if seat.user_id == user.pk:
-            return seat.seat
-    return None
 
 
 def _claim_ranked(game: Game, user_ids: Sequence[int]) -> None:
@@ -220,31 +210,34 @@ def _seated(game: Game, seats: list[Seat], change: str) -> Game:
     return game
 
 
-def _take_seat(
-    game: Game, seats: list[Seat], user: AbstractBaseUser, seat: int | None, *, bot: bool
-) -> Game:
-    """Under the game lock: seat `user` (the lowest free seat by default), start the
-    game if that filled it, announce."""
-    taken = {s.seat for s in seats}
-    if len(taken) >= game.seat_count:
-        raise GameFull(_("Every seat is taken."))
-    if seat is None:
-        seat = min(set(range(game.seat_count)) - taken)
-    elif not 0 <= seat < game.seat_count:
-        raise InvalidRequest(_("This game has seats 0 to %(last)s.")
-                             % {"last": game.seat_count - 1})
-    elif seat in taken:
-        raise SeatTaken(_("Seat %(seat)s is taken.") % {"seat": seat})
-    seat_rows.insert(game.pk, [(seat, user.pk, bot)])
+def seating(game: Game, seats: list[Seat], change: rounds.Change) -> rounds.Seated:
+    """The seating rules' decision (games/round/seating.py) on the locked row and its
+    seats, or the refusal as the client reads it."""
+    holders: list[rounds.Holder | None] = [None] * game.seat_count
+    for held in seats:
+        holders[held.seat] = rounds.Holder(held.user_id, held.bot)
+    table = rounds.Table(game.seat_count, RoundStatus(game.status), game.ranked,
+                         tuple(holders))
+    try:
+        return rounds.seat(table, change)
+    except Refusal as refusal:
+        raise service_error(refusal) from None
+
+
+def _take_seat(game: Game, user: AbstractBaseUser, decided: rounds.Seated, *,
+               bot: bool) -> Game:
+    """Under the game lock: write the seat `decided` gave `user`, start the game if
+    that filled it, announce."""
+    seat_rows.insert(game.pk, [(decided.seat, user.pk, bot)])
     if not bot:
         _claim_ranked(game, [user.pk])
     seats = seats_of(game)
-    if len(seats) < game.seat_count:
+    if not decided.starts:
         # One version on. A seat that fills the game is one change with its start,
         # whose commit adds the version: two, only one announced, would show every
         # socket a gap.
         round_store.changed(game)
-    return _seated(game, seats, "joined")
+    return _seated(game, seats, decided.change)
 
 
 def _lock(game_id: int, user: AbstractBaseUser) -> tuple[Game, list[Seat]]:
@@ -255,18 +248,6 @@ def _lock(game_id: int, user: AbstractBaseUser) -> tuple[Game, list[Seat]]:
         raise privacy.not_found(game_id)
     privacy.hide_from_strangers(found[0], user, seats=found[1])
     return found
-
-
-def _lock_waiting(game_id: int, user: AbstractBaseUser) -> tuple[Game, list[Seat]]:
-    return _check_waiting(*_lock(game_id, user))
-
-
-def _check_waiting(game: Game, seats: list[Seat]) -> tuple[Game, list[Seat]]:
-    if game.status in (Status.FINISHED, Status.ABORTED):
-        raise GameOver(_("The game is %(status)s.") % {"status": game.status})
-    if game.status != Status.WAITING:
-        raise AlreadyStarted(_("The game has already started."))
-    return game, seats
 
 
 def start_ranked_game(
@@ -315,13 +296,12 @@ def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None,
             found = None
         if found is None:
             raise privacy.not_found(game_id)
-        game, seats = _check_waiting(*found)
-        if _seat_of(seats, user) is not None:
-            raise AlreadySeated(_("You already have a seat in this game."))
+        game, seats = found
+        decided = seating(game, seats, rounds.Sit(user.pk, seat))
         seat_rows.accept_invitation(game_id, user.pk)
         if game.ranked:
             places.note(user, address)
-        return _take_seat(game, seats, user, seat, bot=False)
+        return _take_seat(game, user, decided, bot=False)
 
 
 def add_bot(
@@ -331,27 +311,20 @@ def add_bot(
     casual game (the lowest free one by default); the game starts when full."""
     bot = _bot(level)
     with transaction.atomic():
-        game, seats = _lock_waiting(game_id, user)
-        if game.ranked:
-            raise HumansOnly(_("Ranked games are between people."))
-        if _seat_of(seats, user) is None:
-            raise NotAPlayer(_("Only a seated player can add a bot."))
+        game, seats = _lock(game_id, user)
+        decided = seating(game, seats, rounds.Sit(bot.pk, seat, bot=True, by=user.pk))
         require_offered(game.kind, level)
-        return _take_seat(game, seats, bot, seat, bot=True)
+        return _take_seat(game, bot, decided, bot=True)
 
 
 def remove_bot(*, game_id: int, user: AbstractBaseUser, seat: int) -> Game:
     """A seated player takes a bot off its seat before the game starts."""
     with transaction.atomic():
-        game, seats = _lock_waiting(game_id, user)
-        if _seat_of(seats, user) is None:
-            raise NotAPlayer(_("Only a seated player can remove a bot."))
-        held = next((s for s in seats if s.seat == seat), None)
-        if held is None or not held.bot:
-            raise NotABot(_("Seat %(seat)s is not a bot's.") % {"seat": seat})
-        Seat.objects.filter(pk=held.pk).delete()
+        game, seats = _lock(game_id, user)
+        decided = seating(game, seats, rounds.Unseat(user.pk, seat))
+        Seat.objects.filter(game=game, seat=seat).delete()
         round_store.changed(game)
-        announce_on_commit(game, [s for s in seats if s.seat != seat], [], "left")
+        announce_on_commit(game, [s for s in seats if s.seat != seat], [], decided.change)
     return game
 
 
@@ -359,17 +332,13 @@ def leave_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     """Give up a seat before the game starts; an empty game is aborted."""
     with transaction.atomic():
         game, seats = _lock(game_id, user)
-        if game.status != Status.WAITING:
-            raise AlreadyStarted(_("The game has started: resign instead."))
-        seat = _seat_of(seats, user)
-        if seat is None:
-            raise NotAPlayer(_("You have no seat in this game."))
-        Seat.objects.filter(game=game, seat=seat).delete()
+        decided = seating(game, seats, rounds.Stand(user.pk))
+        Seat.objects.filter(game=game, seat=decided.seat).delete()
         LiveRankedSeat.objects.filter(game=game, user=user).delete()
-        seats = [s for s in seats if s.seat != seat]
-        if any(not s.bot for s in seats):
+        seats = [s for s in seats if s.seat != decided.seat]
+        if not decided.aborts:
             round_store.changed(game)
-            announce_on_commit(game, seats, [], "left")
+            announce_on_commit(game, seats, [], decided.change)
             return game
         # Bots alone never start a game: it is aborted, as any abort is (the leave and
         # the abort are one change, one version on: its commit adds it).

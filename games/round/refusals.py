@@ -71,3 +71,55 @@ class FlagFell(Refusal):
     was recorded in the same progress)."""
 
     code = "flag_fell"
+
+
+# -- seating (games/round/seating.py) -----------------------------------------------------
+
+class AlreadyStarted(Refusal):
+    """The game is no longer waiting for players (`status`); `leaving`: a seat given
+    up, which after the start is a resignation."""
+
+    code = "already_started"
+
+
+class AlreadySeated(Refusal):
+    """The person already holds a seat at this table."""
+
+    code = "already_seated"
+
+
+class GameFull(Refusal):
+    """Every seat is taken."""
+
+    code = "game_full"
+
+
+class NoSuchSeat(Refusal):
+    """The table has seats 0 to `last`."""
+
+    code = "invalid"
+
+
+class SeatTaken(Refusal):
+    """Seat `seat` is someone's."""
+
+    code = "seat_taken"
+
+
+class NotSeated(Refusal):
+    """Only a person at the table may do this (`doing`: "leave", "add_bot",
+    "remove_bot")."""
+
+    code = "not_a_player"
+
+
+class NotABot(Refusal):
+    """Seat `seat` is not a bot's."""
+
+    code = "not_a_bot"
+
+
+class HumansOnly(Refusal):
+    """A ranked table seats people only."""
+
+    code = "ranked_humans_only"
