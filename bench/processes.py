@@ -113,6 +113,10 @@ def server_tree(rev: str | None) -> Iterator[tuple[Path, str]]:
                                  check=True).stdout
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(tmp, filter="data")
+        # As a deployment does (docs/operations.md): the server refuses to start without
+        # its compiled translation catalogues.
+        subprocess.run(["sh", "deploy/compile_messages.sh"], cwd=tmp, check=True,
+                       capture_output=True)
         yield tmp, f"{short} (clean git archive)"
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
