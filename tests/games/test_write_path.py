@@ -153,6 +153,22 @@ def test_every_refusal_has_its_code_and_words():
         refusals.AlreadyLeft(seat=1): ("already_left", "Seat 1 has already left the game."),
         refusals.FlagFell(seat=0, ply=9): (
             "flag_fell", "Seat 0 ran out of time; the game is now at ply 9."),
+        # The seating rules' (games/round/seating.py), worded as the services said them.
+        refusals.AlreadyStarted(status="active", leaving=False): (
+            "already_started", "The game has already started."),
+        refusals.AlreadyStarted(status="active", leaving=True): (
+            "already_started", "The game has started: resign instead."),
+        refusals.AlreadySeated(): ("already_seated", "You already have a seat in this game."),
+        refusals.GameFull(): ("game_full", "Every seat is taken."),
+        refusals.NoSuchSeat(last=3): ("invalid", "This game has seats 0 to 3."),
+        refusals.SeatTaken(seat=2): ("seat_taken", "Seat 2 is taken."),
+        refusals.NotSeated(doing="leave"): ("not_a_player", "You have no seat in this game."),
+        refusals.NotSeated(doing="add_bot"): ("not_a_player",
+                                              "Only a seated player can add a bot."),
+        refusals.NotSeated(doing="remove_bot"): ("not_a_player",
+                                                 "Only a seated player can remove a bot."),
+        refusals.NotABot(seat=1): ("not_a_bot", "Seat 1 is not a bot's."),
+        refusals.HumansOnly(): ("ranked_humans_only", "Ranked games are between people."),
     }
     covered = {type(r) for r in samples}
     assert covered == set(_all_subclasses(refusals.Refusal))
