@@ -3,7 +3,7 @@
 // game.js calls update(game, mySeat) whenever the game changes; the rematch's answers
 // arrive live on the player's own socket (/ws/me/, `notify` frames rematch_*).
 
-import { post } from "./api.js";
+import { get, post } from "./api.js";
 import { gettext, interpolate } from "./i18n.js";
 import { LiveSocket } from "./socket.js";
 
@@ -132,14 +132,32 @@ export function createTable(data) {
   const no = $("rematch-no");
   if (no) no.addEventListener("click", () => answer(`/api/games/${gameId}/rematch/decline/`));
 
+  // Off to the new game when the rematch starts while this page looks on (not when the
+  // page was opened on a game whose rematch had started already: its link says so).
+  function apply(next) {
+    const was = state && state.status;
+    state = next;
+    render();
+    if (was !== "started" && state && state.status === "started" && state.game_id) {
+      location.href = `/games/${state.game_id}/`;
+    }
+  }
+
+  // A notice sent before this socket listened (it opens when the game ends, and the
+  // others may answer at once) or while it was away is not sent again: once it is open,
+  // the game's own `rematch` field is read back.
+  async function catchUp() {
+    const res = await get(`/api/games/${gameId}/`);
+    if (res.ok && res.data.rematch) apply(res.data.rematch);
+  }
+
   function listen() {
     if (socket) return;
     socket = new LiveSocket("/ws/me/", {
+      onOpen: catchUp,
       onMessage(f) {
         if (f.type !== "notify" || f.game_id !== gameId || !String(f.event).startsWith("rematch")) return;
-        state = f.rematch;
-        render();
-        if (state && state.status === "started" && state.game_id) location.href = `/games/${state.game_id}/`;
+        apply(f.rematch);
       },
     });
   }
