@@ -14,7 +14,7 @@ wrote the game, the clock worker gave time back) costs a miss, never a wrong wri
 
 This module alone decides what is kept and what is forgotten: `committed` after a write
 (kept while the game runs, forgotten once it ended; `written` for the event loop's own
-moves, which have no Django transaction and leave the game running), `stale` after a
+writes, which have no Django transaction, at once), `stale` after a
 lost race. Bounded (oldest entry first out) and safe across the threads of a process:
 a snapshot is never mutated once stored, and the map is changed under a lock.
 """

@@ -238,11 +238,13 @@ def submit_action(
     assert written is not None and progress is not None
     if progress.refused is not None:
         raise service_error(progress.refused)
-    return submitted(written, progress.events)
+    return submitted(written)
 
 
-def submitted(written: round_store.Written, events: Any) -> Submitted:
-    return Submitted(event=events[0], events=list(events), payload=written.payload)
+def submitted(written: round_store.Written) -> Submitted:
+    """The answer to an accepted action, from what its write appended and announced."""
+    return Submitted(event=written.events[0], events=list(written.events),
+                     payload=written.payload)
 
 
 def resign(*, game_id: int, user: AbstractBaseUser) -> Game:

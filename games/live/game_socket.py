@@ -285,7 +285,7 @@ class GameConsumer(BaseConsumer):
             lambda: self.in_language(services.submit_action)(
                 game_id=self.game_id, user=self.user, action=action, ply=ply))
         if isinstance(done, round_store.Written):
-            return table.submitted(done, done.events)
+            return table.submitted(done)
         return done
 
     async def _resign(self) -> int:
