@@ -101,6 +101,7 @@ export function createTable(data) {
   let state = data.rematch || null;
   let socket = null;
   let shown = false;
+  let leaving = false;
   setupInvite(gameId, data.invitations);
 
   function render() {
@@ -119,12 +120,13 @@ export function createTable(data) {
     if (!go.hidden) go.href = `/games/${state.game_id}/`;
   }
 
+  // The answer and the socket's notice may both say "started", in either order: both go
+  // through apply, which leaves for the new game once (a second assignment to
+  // location.href would abort the first navigation).
   async function answer(url) {
     const res = await post(url);
-    if (res.ok) state = res.data;
+    if (res.ok) apply(res.data);
     else $("rematch-status").textContent = (res.data && res.data.detail) || gettext("The rematch failed.");
-    if (res.ok) render();
-    if (res.ok && state.status === "started") location.href = `/games/${state.game_id}/`;
   }
 
   const yes = $("rematch-yes");
@@ -138,7 +140,8 @@ export function createTable(data) {
     const was = state && state.status;
     state = next;
     render();
-    if (was !== "started" && state && state.status === "started" && state.game_id) {
+    if (!leaving && was !== "started" && state && state.status === "started" && state.game_id) {
+      leaving = true;
       location.href = `/games/${state.game_id}/`;
     }
   }

@@ -25,13 +25,19 @@ from tests.e2e.conftest import live_user as user
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_rematch_started_while_the_socket_was_away_is_read_back(server: Any) -> None:
+def finished_with_rematch_offered() -> str:
+    """Bob resigned a game against Alice, and Alice offered a rematch: Bob's "yes" is the
+    last. Returns the finished game's page."""
     alice, bob = user("alice"), user("bob")
     game = services.create_game(user=alice, kind="bloqueio2")
     services.join_game(game_id=game.pk, user=bob)
     services.resign(game_id=game.pk, user=bob)
     rematch.offer(game_id=game.pk, user=alice)
-    old = f"/games/{game.pk}/"
+    return f"/games/{game.pk}/"
+
+
+def test_a_rematch_started_while_the_socket_was_away_is_read_back(server: Any) -> None:
+    old = finished_with_rematch_offered()
 
     def scenario(new_page: Any) -> None:
         page = new_page()
@@ -68,5 +74,57 @@ def test_a_rematch_started_while_the_socket_was_away_is_read_back(server: Any) -
             ws.close()  # the page reconnects, now to the server
         page.wait_for_url(new)
         assert page.errors == [] and other.errors == []
+
+    run_in_browser(server, scenario)
+
+
+def test_the_last_yes_leaves_for_the_new_game_once(server: Any) -> None:
+    """The last "yes" is told twice that the rematch started: by its own answer and by
+    the socket (the notice, or the read-back). In either order the page navigates once;
+    a second assignment to location.href aborted the first navigation (CI saw
+    net::ERR_ABORTED). The test forces the order that broke: the answer is held until
+    the page has set off for the new game on the socket's word, and that navigation is
+    held until the answer has been handled."""
+    old = finished_with_rematch_offered()
+
+    def scenario(new_page: Any) -> None:
+        page = new_page()
+        log_in(page, "bob")
+        live_game(page, old)
+        answers: list[Any] = []
+        documents: list[Any] = []
+        holding = [True]
+
+        def hold_answer(route: Any) -> None:
+            answers.append((route, route.fetch()))  # done at the server, not yet told
+
+        def hold_document(route: Any) -> None:
+            request = route.request
+            if request.resource_type != "document" or request.url.endswith(old):
+                route.continue_()
+            elif holding[0]:
+                documents.append(route)
+            else:
+                route.continue_()
+
+        page.route(re.compile(rf"/api{old}rematch/$"), hold_answer)
+        page.route(re.compile(r"/games/\d+/$"), hold_document)
+        page.click("#rematch-yes")
+
+        deadline = time.monotonic() + 15
+        while not documents:  # the socket's word: off to the new game
+            assert time.monotonic() < deadline, "the page never set off for the new game"
+            page.wait_for_timeout(50)
+        assert len(answers) == 1
+        route, response = answers[0]
+        route.fulfill(response=response)  # now the answer arrives, saying "started" too
+        page.wait_for_timeout(500)
+        holding[0] = False
+        for held in documents:
+            held.continue_()
+        page.wait_for_url(lambda url: not url.endswith(old))
+        page.wait_for_load_state("load")
+        assert len(documents) == 1, [held.request.url for held in documents]
+        assert page.errors == []
 
     run_in_browser(server, scenario)
