@@ -131,6 +131,15 @@ if (computerKind) {
 
 // -- ranked play --------------------------------------------------------------------------
 
+// A match is told more than once (the queue's answer or poll, and the socket's `matched`),
+// in any order: the page leaves once, since a second navigation aborts the first.
+let leaving = false;
+function goToGame(id) {
+  if (leaving) return;
+  leaving = true;
+  location.href = `/games/${id}/`;
+}
+
 const playBtn = $("ranked-play");
 if (playBtn) {
   const status = $("ranked-status");
@@ -140,7 +149,7 @@ if (playBtn) {
   // keeps the queue entry alive and lets the server match us.
   const take = (body) => {
     if (!body) return;
-    if (body.state === "playing" && body.game_id) { location.href = `/games/${body.game_id}/`; return; }
+    if (body.state === "playing" && body.game_id) { clearInterval(poller); goToGame(body.game_id); return; }
     const on = body.state === "queued";
     playBtn.hidden = on;
     cancelBtn.hidden = !on;
@@ -177,7 +186,7 @@ if (playBtn) {
 if (data.user) {
   onMe((f) => {
     if (f.type !== "notify") return;
-    if (f.event === "matched") location.href = `/games/${f.game_id}/`;
+    if (f.event === "matched") goToGame(f.game_id);
     else if (f.event === "game_started") {
       const box = $("ranked-status") || $("open-count");
       if (box) {
