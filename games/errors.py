@@ -151,3 +151,20 @@ class RematchClosed(GameError):
 
     code = "rematch_declined"
     status = 409
+
+
+class TurnBasedGame(GameError):
+    """A turn-based game's seat is not handed over: the move's deadline decides."""
+
+    code = "turn_based_game"
+    status = 409
+
+
+class OwnSeat(GameError):
+    code = "own_seat"
+    status = 409
+
+
+class AlreadyABot(GameError):
+    code = "already_a_bot"
+    status = 409

@@ -28,38 +28,17 @@ from django.utils.translation import gettext as _
 
 from bloqueio_site.errors import Unavailable
 from bloqueio_site.jsontext import iso
-from games import privacy, round_store, state_cache
+from games import privacy, round_store, services, state_cache
 from games.announce import announce_on_commit
 from games.bot_accounts import bot_account, require_offered
-from games.errors import (
-    AlreadyLeft,
-    GameError,
-    HumansOnly,
-    InvalidRequest,
-    NotAPlayer,
-)
+from games.errors import GameError, InvalidRequest
 from games.live import presence
 from games.models import Game, Handover, Seat, Status
+from games.round import seating as rounds
 from games.round import turn_based
 from games.selectors import seats_of
-from games.table import require_playing
 
 DEFAULT_LEVEL = "medium"
-
-
-class TurnBasedGame(GameError):
-    code = "turn_based_game"
-    status = 409
-
-
-class OwnSeat(GameError):
-    code = "own_seat"
-    status = 409
-
-
-class AlreadyABot(GameError):
-    code = "already_a_bot"
-    status = 409
 
 
 class NotAway(GameError):
@@ -148,30 +127,9 @@ def hand_to_bot(*, game_id: int, seat: int, user: AbstractBaseUser,
         game, seats = found
         privacy.hide_from_strangers(game, user, seats=seats)
         require_offered(game.kind, level)
-        if not 0 <= seat < game.seat_count:
-            raise InvalidRequest(_("This game has seats 0 to %(last)s.")
-                                 % {"last": game.seat_count - 1})
-        if game.ranked:
-            raise HumansOnly(_("Ranked games are between people: a seat that left is "
-                               "played out by its clock."))
-        mine = next((s for s in seats if s.user_id == user.pk and not s.bot), None)
-        in_game = (game.state or {}).get("in_game") or []
-        if mine is None or (mine.seat < len(in_game) and not in_game[mine.seat]):
-            raise NotAPlayer(_("Only a player still in the game can hand a seat to a bot."))
-        require_playing(game)
-        if turn_based(game.time_control):
-            raise TurnBasedGame(_("A turn-based game has no grace period: the move's "
-                                  "deadline decides."))
-        if mine.seat == seat:
-            raise OwnSeat(_("That is your own seat: resign to leave it."))
-        held = next((s for s in seats if s.seat == seat), None)
-        if held is None:
-            raise InvalidRequest(_("Seat %(seat)s is not taken in this game.") % {"seat": seat})
-        if not in_game[seat]:
-            raise AlreadyLeft(_("Seat %(seat)s already left the game.") % {"seat": seat})
-        if held.bot:
-            raise AlreadyABot(_("The computer already plays seat %(seat)s.") % {"seat": seat})
+        services.seating(game, seats, rounds.HandOver(user.pk, seat, bot.pk))
         _check_away(game, seat, now)
+        held = next(s for s in seats if s.seat == seat)
         Seat.objects.filter(pk=held.pk).update(user=bot, bot=True, replaced_id=held.user_id)
         Handover.objects.create(game=game, seat=seat, ply=game.ply, at=now,
                                 replaced_id=held.user_id, bot=bot, by_id=user.pk)

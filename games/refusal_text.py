@@ -52,7 +52,18 @@ def service_error(refusal: refusals.Refusal) -> errors.GameError:
     if isinstance(refusal, refusals.NotABot):
         return errors.NotABot(_("Seat %(seat)s is not a bot's.") % p)
     if isinstance(refusal, refusals.HumansOnly):
-        return errors.HumansOnly(_("Ranked games are between people."))
+        return errors.HumansOnly(_("Ranked games are between people: a seat that left is "
+                                   "played out by its clock.") if p.get("handover") else
+                                 _("Ranked games are between people."))
+    if isinstance(refusal, refusals.TurnBasedGame):
+        return errors.TurnBasedGame(_("A turn-based game has no grace period: the move's "
+                                      "deadline decides."))
+    if isinstance(refusal, refusals.OwnSeat):
+        return errors.OwnSeat(_("That is your own seat: resign to leave it."))
+    if isinstance(refusal, refusals.SeatFree):
+        return errors.InvalidRequest(_("Seat %(seat)s is not taken in this game.") % p)
+    if isinstance(refusal, refusals.AlreadyABot):
+        return errors.AlreadyABot(_("The computer already plays seat %(seat)s.") % p)
     raise TypeError(f"no words for {refusal!r}")  # a new refusal needs its sentence here
 
 
@@ -60,6 +71,7 @@ _NOT_SEATED = {
     "leave": lambda: _("You have no seat in this game."),
     "add_bot": lambda: _("Only a seated player can add a bot."),
     "remove_bot": lambda: _("Only a seated player can remove a bot."),
+    "hand_over": lambda: _("Only a player still in the game can hand a seat to a bot."),
 }
 
 

@@ -216,8 +216,9 @@ def seating(game: Game, seats: list[Seat], change: rounds.Change) -> rounds.Seat
     holders: list[rounds.Holder | None] = [None] * game.seat_count
     for held in seats:
         holders[held.seat] = rounds.Holder(held.user_id, held.bot)
+    in_game = tuple(bool(x) for x in (game.state or {}).get("in_game") or ())
     table = rounds.Table(game.seat_count, RoundStatus(game.status), game.ranked,
-                         tuple(holders))
+                         tuple(holders), in_game, turn_based(game.time_control))
     try:
         return rounds.seat(table, change)
     except Refusal as refusal:

@@ -108,7 +108,7 @@ class SeatTaken(Refusal):
 
 class NotSeated(Refusal):
     """Only a person at the table may do this (`doing`: "leave", "add_bot",
-    "remove_bot")."""
+    "remove_bot", "hand_over": a person still in the running game)."""
 
     code = "not_a_player"
 
@@ -120,6 +120,33 @@ class NotABot(Refusal):
 
 
 class HumansOnly(Refusal):
-    """A ranked table seats people only."""
+    """A ranked table seats people only (`handover`: a seat that left is played out by
+    its clock)."""
 
     code = "ranked_humans_only"
+
+
+# -- the hand-over of a leaver's seat (games/leavers.py) -----------------------------------
+
+class TurnBasedGame(Refusal):
+    """A turn-based game has no grace period: the move's deadline decides."""
+
+    code = "turn_based_game"
+
+
+class OwnSeat(Refusal):
+    """The one asking holds that seat: resigning is how to leave it."""
+
+    code = "own_seat"
+
+
+class SeatFree(Refusal):
+    """Seat `seat` is nobody's."""
+
+    code = "invalid"
+
+
+class AlreadyABot(Refusal):
+    """The computer plays seat `seat` already."""
+
+    code = "already_a_bot"

@@ -1,11 +1,13 @@
-"""Who sits where before a game starts: the pure decision of a seat taken or given up.
+"""Who sits where: the pure decision of a seat taken or given up before the start, and
+of a leaver's seat handed to the computer during a casual live game.
 
 The sibling of `play` for the table's seats (games/table.py writes what it decides):
 `seat(table, change)` answers the table after the change, and whether that starts the
 game (every seat taken) or ends it (no person left: bots alone never start a game), or
 raises a typed refusal (games/round/refusals.py). What needs the database to be known
 (an invitation, a private game's token, a ranked booking, the open-games cap, which bot
-levels a kind offers) is checked by the caller; everything about the seats is here.
+levels a kind offers, whether a leaver's sockets are closed and their grace is over) is
+checked by the caller; everything about the seats is here.
 
 >>> t = Table(seat_count=2, status=Status.WAITING, ranked=False,
 ...           holders=(Holder(7, bot=False), None))
@@ -38,6 +40,11 @@ class Table:
     status: Status
     ranked: bool
     holders: tuple[Holder | None, ...]
+    in_game: tuple[bool, ...] = ()  # a running game's seats still playing (all: empty)
+    turn_based: bool = False
+
+    def playing(self, number: int) -> bool:
+        return number >= len(self.in_game) or self.in_game[number]
 
     def seat_of(self, user_id: int) -> int | None:
         for number, holder in enumerate(self.holders):
@@ -72,13 +79,24 @@ class Unseat:
     seat: int
 
 
-Change = Sit | Stand | Unseat
+@dataclass(frozen=True)
+class HandOver:
+    """`by`, a player still in the running game, hands `seat` (a person's, who left) to
+    the bot account `bot_id`."""
+
+    by: int
+    seat: int
+    bot_id: int
+
+
+Change = Sit | Stand | Unseat | HandOver
 
 
 @dataclass(frozen=True)
 class Seated:
-    """What a change did: the table after it, the seat it took or freed, the word the
-    sockets read ("joined", "left"), and whether the game now starts or is aborted."""
+    """What a change did: the table after it, the seat it took, freed or handed over,
+    the word the sockets read ("joined", "left", "handover"), and whether the game now
+    starts or is aborted."""
 
     table_after: Table
     seat: int
@@ -98,6 +116,8 @@ def seat(table: Table, change: Change) -> Seated:
         after = _with(table, number, None)
         people = any(h is not None and not h.bot for h in after.holders)
         return Seated(after, number, "left", aborts=not people)
+    if isinstance(change, HandOver):
+        return _hand_over(table, change)
     _require_waiting(table)
     if isinstance(change, Sit):
         return _sit(table, change)
@@ -136,6 +156,33 @@ def _sit(table: Table, change: Sit) -> Seated:
         raise refusals.SeatTaken(seat=number)
     after = _with(table, number, Holder(change.user_id, change.bot))
     return Seated(after, number, "joined", starts=len(free) == 1)
+
+
+def _hand_over(table: Table, change: HandOver) -> Seated:
+    number = change.seat
+    if not 0 <= number < table.seat_count:
+        raise refusals.NoSuchSeat(last=table.seat_count - 1)
+    if table.ranked:
+        raise refusals.HumansOnly(handover=True)
+    mine = table.seat_of(change.by)
+    if mine is None or not table.playing(mine):
+        raise refusals.NotSeated(doing="hand_over")
+    if table.status is Status.WAITING:
+        raise refusals.NotStarted()
+    if table.status is not Status.ACTIVE:
+        raise refusals.GameOver(status=str(table.status))
+    if table.turn_based:
+        raise refusals.TurnBasedGame()
+    if mine == number:
+        raise refusals.OwnSeat()
+    holder = table.holders[number]
+    if holder is None:
+        raise refusals.SeatFree(seat=number)
+    if not table.playing(number):
+        raise refusals.AlreadyLeft(seat=number)
+    if holder.bot:
+        raise refusals.AlreadyABot(seat=number)
+    return Seated(_with(table, number, Holder(change.bot_id, bot=True)), number, "handover")
 
 
 def _with(table: Table, number: int, holder: Holder | None) -> Table:

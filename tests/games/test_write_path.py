@@ -169,6 +169,19 @@ def test_every_refusal_has_its_code_and_words():
                                                  "Only a seated player can remove a bot."),
         refusals.NotABot(seat=1): ("not_a_bot", "Seat 1 is not a bot's."),
         refusals.HumansOnly(): ("ranked_humans_only", "Ranked games are between people."),
+        # A leaver's seat handed to the computer (games/leavers.py).
+        refusals.HumansOnly(handover=True): (
+            "ranked_humans_only",
+            "Ranked games are between people: a seat that left is played out by its clock."),
+        refusals.NotSeated(doing="hand_over"): (
+            "not_a_player", "Only a player still in the game can hand a seat to a bot."),
+        refusals.TurnBasedGame(): (
+            "turn_based_game",
+            "A turn-based game has no grace period: the move's deadline decides."),
+        refusals.OwnSeat(): ("own_seat", "That is your own seat: resign to leave it."),
+        refusals.SeatFree(seat=3): ("invalid", "Seat 3 is not taken in this game."),
+        refusals.AlreadyABot(seat=1): ("already_a_bot",
+                                       "The computer already plays seat 1."),
     }
     covered = {type(r) for r in samples}
     assert covered == set(_all_subclasses(refusals.Refusal))

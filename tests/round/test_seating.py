@@ -1,5 +1,6 @@
 """The seating rules (games/round/seating.py), pure: who may sit, stand and take a bot
-off, when a table starts or is aborted, and that a refusal never changes a table."""
+off, when a table starts or is aborted, who may hand a leaver's seat to the computer,
+and that a refusal never changes a table."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.round import Status, refusals
-from games.round.seating import Holder, Seated, Sit, Stand, Table, Unseat, seat
+from games.round.seating import HandOver, Holder, Seated, Sit, Stand, Table, Unseat, seat
 from tests.purity import impure_modules
 
 ANN, BEN, CAT, BOT = 1, 2, 3, 100
@@ -76,6 +77,53 @@ def test_a_seated_person_puts_a_bot_on_a_seat_and_takes_it_off():
     assert (removed.seat, removed.change, removed.aborts) == (2, "left", False)
 
 
+# -- the hand-over of a leaver's seat -------------------------------------------------------
+
+
+def running(*holders: Holder | None, in_game: tuple[bool, ...] = (), ranked: bool = False,
+            turn_based: bool = False, status: Status = Status.ACTIVE) -> Table:
+    return Table(len(holders), status, ranked, tuple(holders), in_game, turn_based)
+
+
+FOUR = (Holder(ANN), Holder(BEN), Holder(CAT), Holder(4))
+
+
+def test_a_player_still_in_the_game_hands_a_leavers_seat_to_the_computer():
+    done = seat(running(*FOUR), HandOver(ANN, 2, BOT))
+    assert (done.seat, done.change, done.starts, done.aborts) == (2, "handover", False, False)
+    assert done.table_after.holders == (Holder(ANN), Holder(BEN), Holder(BOT, bot=True),
+                                        Holder(4))
+
+
+@pytest.mark.parametrize(("before", "change", "refused"), [
+    (running(*FOUR), HandOver(ANN, 4, BOT), refusals.NoSuchSeat),
+    (running(*FOUR), HandOver(ANN, -1, BOT), refusals.NoSuchSeat),
+    (running(*FOUR, ranked=True), HandOver(ANN, 2, BOT), refusals.HumansOnly),
+    (running(Holder(ANN), Holder(BEN)), HandOver(CAT, 1, BOT), refusals.NotSeated),
+    (running(*FOUR, in_game=(False, True, True, True)), HandOver(ANN, 2, BOT),
+     refusals.NotSeated),  # a player who resigned hands nothing over
+    (running(*FOUR, status=Status.WAITING), HandOver(ANN, 2, BOT), refusals.NotStarted),
+    (running(*FOUR, status=Status.FINISHED), HandOver(ANN, 2, BOT), refusals.GameOver),
+    (running(*FOUR, turn_based=True), HandOver(ANN, 2, BOT), refusals.TurnBasedGame),
+    (running(*FOUR), HandOver(ANN, 0, BOT), refusals.OwnSeat),
+    (running(Holder(ANN), None), HandOver(ANN, 1, BOT), refusals.SeatFree),
+    (running(*FOUR, in_game=(True, True, False, True)), HandOver(ANN, 2, BOT),
+     refusals.AlreadyLeft),
+    (running(Holder(ANN), Holder(BOT, bot=True)), HandOver(ANN, 1, BOT),
+     refusals.AlreadyABot),
+])
+def test_what_a_hand_over_refuses(before, change, refused):
+    with pytest.raises(refused) as caught:
+        seat(before, change)
+    assert type(caught.value) is refused
+
+
+def test_a_ranked_seat_is_played_out_by_its_clock_and_the_refusal_says_so():
+    with pytest.raises(refusals.HumansOnly) as caught:
+        seat(running(*FOUR, ranked=True), HandOver(ANN, 2, BOT))
+    assert caught.value.params == {"handover": True}
+
+
 # -- properties ---------------------------------------------------------------------------
 
 people = st.sampled_from([ANN, BEN, CAT, 4])
@@ -84,7 +132,8 @@ changes = st.one_of(
     st.builds(lambda by, s: Sit(BOT, s, bot=True, by=by), people,
               st.none() | st.integers(-1, 4)),
     st.builds(Stand, people),
-    st.builds(Unseat, people, st.integers(-1, 4)))
+    st.builds(Unseat, people, st.integers(-1, 4)),
+    st.builds(lambda by, s: HandOver(by, s, BOT), people, st.integers(-1, 4)))
 
 
 @settings(max_examples=300, deadline=None)
