@@ -28,12 +28,12 @@ from django.utils.translation import gettext as _
 
 from bloqueio_site.errors import Unavailable
 from bloqueio_site.jsontext import iso
-from games import privacy, round_store, services, state_cache
+from games import privacy, round_store, seat_rows, services, state_cache
 from games.announce import announce_on_commit
 from games.bot_accounts import bot_account, require_offered
 from games.errors import GameError, InvalidRequest
 from games.live import presence
-from games.models import Game, Handover, Seat, Status
+from games.models import Game, Handover, Status
 from games.round import seating as rounds
 from games.round import turn_based
 from games.selectors import seats_of
@@ -129,11 +129,10 @@ def hand_to_bot(*, game_id: int, seat: int, user: AbstractBaseUser,
         require_offered(game.kind, level)
         services.seating(game, seats, rounds.HandOver(user.pk, seat, bot.pk))
         _check_away(game, seat, now)
-        held = next(s for s in seats if s.seat == seat)
-        Seat.objects.filter(pk=held.pk).update(user=bot, bot=True, replaced_id=held.user_id)
+        replaced = next(s.user_id for s in seats if s.seat == seat)
+        seat_rows.hand_to_bot(game, seat, bot.pk, replaced)  # one version on
         Handover.objects.create(game=game, seat=seat, ply=game.ply, at=now,
-                                replaced_id=held.user_id, bot=bot, by_id=user.pk)
-        round_store.changed(game)
+                                replaced_id=replaced, bot=bot, by_id=user.pk)
         # This process forgets its snapshot; the others' fail the write guard (the
         # version) at their next write and read the seats again.
         transaction.on_commit(lambda: state_cache.drop(game_id))

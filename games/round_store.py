@@ -405,20 +405,6 @@ def _after_the_end(game: Game, seats: list[Seat], after: Round) -> None:
         LiveRankedSeat.objects.filter(game=game).delete()
 
 
-def changed(game: Game) -> None:
-    """Under the row's lock, in the transaction that changed the game without `commit`
-    (who sits where: a join, a leave, a bot added, removed or handed a seat): one
-    version on. The version orders the game's announcements (games/live/game_socket.py
-    drops a stale one) and is the write guard, so no process writes with the seats as
-    they were before."""
-    with connection.cursor() as cursor:  # one fixed statement: no query to compile
-        cursor.execute(_NEXT_VERSION, [game.pk])
-    game.version += 1
-
-
-_NEXT_VERSION = f"UPDATE {Game._meta.db_table} SET version = version + 1 WHERE id = %s"
-
-
 def start(game: Game, seats: list[Seat], now: datetime, change: str) -> Game:
     """Start the waiting `game` (row locked by the caller, every seat taken): its round
     begins, clock running; announced as `change`. Returns the row after it."""

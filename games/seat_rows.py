@@ -5,8 +5,14 @@ The ORM compiles each query afresh on every call, 0.4-0.6 ms of CPU apiece here,
 than PostgreSQL spends answering it, and a game's start (a create and three joins) ran
 six of them (docs/performance.md, "Cheaper starts"). These are the statements, their SQL
 fixed once, for both databases the site runs on (PostgreSQL, and SQLite for the
-embedded default). Every seat is inserted here; a leave or a bot's removal deletes one
-and a hand-over to a bot updates one through the ORM (rare, and not on a start).
+embedded default). Every seat row is written here: inserted (a create, a join, a bot
+added, a match, a rematch), deleted (a leave, a bot taken off) or handed to a bot.
+
+A change of who sits where that is not a game's start moves the game's `version` on
+(`one_version_on`): the version orders the game's announcements (a socket drops a stale
+one) and guards every later write, so no process writes with the seats as they were.
+On PostgreSQL the seat's row and the version are one statement (a data-modifying
+`WITH`); SQLite runs the two in turn, in the caller's transaction.
 
 Like the ORM's writes, each marks its transaction for rollback when it fails, and the
 lock of the open-games check is refused outside a transaction (where it would hold
@@ -60,7 +66,8 @@ def waiting_created(user_id: int) -> int:
     return int(row[0])
 
 
-def insert(game_id: int, seats: Sequence[tuple[int, int, bool]]) -> None:
+def insert(game_id: int, seats: Sequence[tuple[int, int, bool]], *,
+           one_version_on: Game | None = None) -> None:
     """Seat (seat number, user id, is a bot) rows of game `game_id`, one statement; a
     taken seat or a person seated twice raises IntegrityError (the table's
     constraints), as the ORM's insert would."""
@@ -70,8 +77,44 @@ def insert(game_id: int, seats: Sequence[tuple[int, int, bool]]) -> None:
     params: list[object] = []
     for seat, user_id, bot in seats:
         params += [game_id, seat, user_id, now, bot]
+    _run(_insert_sql(len(seats)), params, one_version_on)
+
+
+def remove(game_id: int, seat: int, *, one_version_on: Game | None) -> None:
+    """Seat `seat` of game `game_id` is free again (a leave, a bot taken off)."""
+    _run(_DELETE, [game_id, seat], one_version_on)
+
+
+def hand_to_bot(game: Game, seat: int, bot_id: int, replaced_id: int) -> None:
+    """Seat `seat` of the running `game` is the bot account `bot_id`'s from now on, in
+    place of `replaced_id`; one version on."""
+    _run(_HAND_TO_BOT, [bot_id, replaced_id, game.pk, seat], game)
+
+
+_DELETE = f"DELETE FROM {Seat._meta.db_table} WHERE game_id = %s AND seat = %s"
+_HAND_TO_BOT = (f"UPDATE {Seat._meta.db_table} SET user_id = %s, bot = TRUE, replaced_id = %s "
+                "WHERE game_id = %s AND seat = %s")
+_NEXT_VERSION = f"UPDATE {Game._meta.db_table} SET version = version + 1 WHERE id = %s"
+
+
+@functools.cache
+def _with_next_version(statement: str) -> str:
+    return f"WITH seat_change AS ({statement}) {_NEXT_VERSION}"
+
+
+def _run(statement: str, params: list[object], one_version_on: Game | None) -> None:
+    """`statement` on the seats, and with `one_version_on` that game's version moved on
+    (one statement on PostgreSQL); fails as the ORM's write would (rollback marked)."""
     with transaction.mark_for_rollback_on_error(), connection.cursor() as cursor:
-        cursor.execute(_insert_sql(len(seats)), params)
+        if one_version_on is None:
+            cursor.execute(statement, params)
+            return
+        if connection.vendor == "postgresql":
+            cursor.execute(_with_next_version(statement), [*params, one_version_on.pk])
+        else:
+            cursor.execute(statement, params)
+            cursor.execute(_NEXT_VERSION, [one_version_on.pk])
+    one_version_on.version += 1
 
 
 def accept_invitation(game_id: int, user_id: int) -> None:

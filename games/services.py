@@ -229,16 +229,14 @@ def _take_seat(game: Game, user: AbstractBaseUser, decided: rounds.Seated, *,
                bot: bool) -> Game:
     """Under the game lock: write the seat `decided` gave `user`, start the game if
     that filled it, announce."""
-    seat_rows.insert(game.pk, [(decided.seat, user.pk, bot)])
+    # One version on, unless the seat fills the game: that is one change with its
+    # start, whose commit adds the version (two, only one announced, would show every
+    # socket a gap).
+    seat_rows.insert(game.pk, [(decided.seat, user.pk, bot)],
+                     one_version_on=None if decided.starts else game)
     if not bot:
         _claim_ranked(game, [user.pk])
-    seats = seats_of(game)
-    if not decided.starts:
-        # One version on. A seat that fills the game is one change with its start,
-        # whose commit adds the version: two, only one announced, would show every
-        # socket a gap.
-        round_store.changed(game)
-    return _seated(game, seats, decided.change)
+    return _seated(game, seats_of(game), decided.change)
 
 
 def _lock(game_id: int, user: AbstractBaseUser) -> tuple[Game, list[Seat]]:
@@ -323,8 +321,7 @@ def remove_bot(*, game_id: int, user: AbstractBaseUser, seat: int) -> Game:
     with transaction.atomic():
         game, seats = _lock(game_id, user)
         decided = seating(game, seats, rounds.Unseat(user.pk, seat))
-        Seat.objects.filter(game=game, seat=seat).delete()
-        round_store.changed(game)
+        seat_rows.remove(game.pk, seat, one_version_on=game)
         announce_on_commit(game, [s for s in seats if s.seat != seat], [], decided.change)
     return game
 
@@ -334,15 +331,15 @@ def leave_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     with transaction.atomic():
         game, seats = _lock(game_id, user)
         decided = seating(game, seats, rounds.Stand(user.pk))
-        Seat.objects.filter(game=game, seat=decided.seat).delete()
+        # Bots alone never start a game: the last person's leave aborts it, and the
+        # leave and the abort are one change, one version on (the abort's commit adds it).
+        seat_rows.remove(game.pk, decided.seat,
+                         one_version_on=None if decided.aborts else game)
         LiveRankedSeat.objects.filter(game=game, user=user).delete()
         seats = [s for s in seats if s.seat != decided.seat]
         if not decided.aborts:
-            round_store.changed(game)
             announce_on_commit(game, seats, [], decided.change)
             return game
-        # Bots alone never start a game: it is aborted, as any abort is (the leave and
-        # the abort are one change, one version on: its commit adds it).
         loaded = round_store.held(game, seats)
         written = round_store.commit(loaded, play(loaded.round, None, Abort(), timezone.now()))
         assert written is not None  # the row is locked: nothing moved it

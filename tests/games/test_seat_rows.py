@@ -1,6 +1,7 @@
 """The fixed statements of seating (games/seat_rows.py) behave as the ORM writes they
 replaced: their rows read back as the ORM's, a failure marks the transaction for
-rollback, and the open-games lock refuses to run where it would hold nothing."""
+rollback, and the open-games lock refuses to run where it would hold nothing. A seat
+change that moves the game's version on does it in the seat's own statement."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import seat_rows, services
@@ -56,3 +58,31 @@ def test_the_open_games_check_counts_the_creators_waiting_games(alice, bob):
 def test_the_open_games_lock_is_refused_outside_a_transaction(alice):
     with pytest.raises(TransactionManagementError):
         seat_rows.waiting_created(alice.pk)
+
+
+def test_a_seat_change_and_its_version_are_one_statement(alice, bob):
+    game = services.create_game(user=alice, kind="bloqueio")
+    changes = [
+        (lambda: seat_rows.insert(game.pk, [(1, bob.pk, False)], one_version_on=game),
+         [(0, alice.pk, False, None), (1, bob.pk, False, None)]),
+        (lambda: seat_rows.hand_to_bot(game, 1, alice.pk, bob.pk),  # any account will do
+         [(0, alice.pk, False, None), (1, alice.pk, True, bob.pk)]),
+        (lambda: seat_rows.remove(game.pk, 1, one_version_on=game),
+         [(0, alice.pk, False, None)]),
+    ]
+    for change, seats in changes:
+        version = Game.objects.get(pk=game.pk).version
+        with CaptureQueriesContext(connection) as statements:
+            change()
+        assert len(statements) == 1, [q["sql"] for q in statements]
+        assert Game.objects.get(pk=game.pk).version == game.version == version + 1
+        assert [(s.seat, s.user_id, s.bot, s.replaced_id)
+                for s in Seat.objects.filter(game=game).order_by("seat")] == seats
+
+
+def test_a_seat_change_that_failed_moves_no_version(alice, bob):
+    game = services.create_game(user=alice, kind="bloqueio")
+    version = game.version
+    with pytest.raises(IntegrityError), transaction.atomic():
+        seat_rows.insert(game.pk, [(0, bob.pk, False)], one_version_on=game)  # alice's
+    assert Game.objects.get(pk=game.pk).version == game.version == version
