@@ -193,9 +193,10 @@ _OTHER_INSERT = f"INSERT INTO {Event._meta.db_table} {_EVENT_COLUMNS} VALUES "
 @dataclass(frozen=True)
 class Write:
     """A decided progress, ready to be written: the row it makes (one version on), what
-    it announces (`change`) and causes outside the game (`effects`). `rated`: it ends a
-    ranked game or one with the computer, so the ratings commit with it (a transaction
-    of several statements, not the one statement)."""
+    it announces (`change`) and causes outside the game (`effects`). `ended`: it
+    finishes or aborts the game. `rated`: it ends a ranked game or one with the
+    computer, so the ratings commit with it (a transaction of several statements, not
+    the one statement)."""
 
     loaded: Loaded
     progress: Progress
@@ -203,12 +204,8 @@ class Write:
     state_text: str
     change: str
     effects: tuple[outbox.Effect, ...]
+    ended: bool
     rated: bool
-
-    @property
-    def ended(self) -> bool:
-        return self.progress.round_after.status is not self.loaded.round.status and (
-            self.progress.round_after.status in (Status.FINISHED, Status.ABORTED))
 
 
 def prepared(loaded: Loaded, progress: Progress, change: str | None = None) -> Write:
@@ -226,7 +223,7 @@ def prepared(loaded: Loaded, progress: Progress, change: str | None = None) -> W
         change = "events" if progress.events else "clock"
     effects = tuple(outbox.of_change(game, loaded.seats, after, change, progress.events))
     rated = ended and (game.ranked or any(s.bot for s in loaded.seats))
-    return Write(loaded, progress, game, state_text, change, effects, rated)
+    return Write(loaded, progress, game, state_text, change, effects, ended, rated)
 
 
 def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
