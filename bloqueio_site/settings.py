@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "chat",
     "moderation",
     "notifications",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -330,6 +331,10 @@ RATE_LIMIT_SCALE = env_float("RATE_LIMIT_SCALE", 1.0, minimum=0.001)
 # Seconds a player of a live game whose sockets all closed has to come back before the
 # others of a casual game may hand the seat to a bot (games/leavers.py).
 LEAVER_GRACE_SECONDS = env_float("LEAVER_GRACE_SECONDS", 60.0, minimum=0.0)
+# The pause between a tournament round's last game and the next round's seating, in
+# which players join and withdraw (docs/tournaments.md, "Life of a tournament").
+TOURNAMENT_ROUND_PAUSE_SECONDS = env_float("TOURNAMENT_ROUND_PAUSE_SECONDS", 60.0,
+                                           minimum=0.0)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bloqueio Online API",
     "DESCRIPTION": "REST interface for players, programs and spectators. "
@@ -343,7 +348,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "games.bots.LEVELS",
                             "NotificationKindEnum": "notifications.models.KINDS",
                             "KindEnum": "games.engine.KINDS",
-                            "StatusEnum": "games.api.serializers.GAME_STATUSES"},
+                            "StatusEnum": "games.api.serializers.GAME_STATUSES",
+                            "TournamentStatusEnum": "tournaments.models.State",
+                            "TournamentSystemEnum": "tournaments.models.System"},
 }
 # A request body larger than this is refused before it is parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 64 * 1024, minimum=1024)

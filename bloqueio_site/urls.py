@@ -27,6 +27,7 @@ urlpatterns = [
     path("api/", include("moderation.api.urls")),
     path("api/", include("chat.api.urls")),
     path("api/", include("notifications.api.urls")),
+    path("api/", include("tournaments.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Its start script as a file (`?script=`) and its page without inline style: no
     # exception to the Content-Security-Policy (bloqueio_site/csp.py).

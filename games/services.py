@@ -70,6 +70,7 @@ __all__ = [
     "require_playing",
     "resign",
     "start_ranked_game",
+    "start_table",
     "submit_action",
     "validate_time_control",
 ]
@@ -274,6 +275,39 @@ def start_ranked_game(
         seat_rows.insert(game.pk, [(i, uid, False) for i, uid in enumerate(user_ids)])
         game = round_store.start(game, seats_of(game), now, "matched")
     return game
+
+
+def start_table(
+    *, kind: str, holders: Sequence[int | None], ranked: bool, bot_level: str,
+    time_control: dict[str, int] | None, now: datetime | None = None,
+) -> Game:
+    """A game that starts at once with the seats an organiser chose (a tournament's
+    table): `holders[i]` plays seat i, None a bot at `bot_level`. Ranked only with
+    people at every seat (a bot seat makes the table casual, as everywhere).
+
+    A live ranked table books its players (LiveRankedSeat) where they are free; a
+    player already in another live ranked game is seated all the same: the organiser,
+    not matchmaking, chose this table, and their clock answers for an absence."""
+    rules = engine.get(kind)
+    if len(holders) != rules.seats:
+        raise InvalidRequest(_("A table of this game has %(seats)s seats.")
+                             % {"seats": rules.seats})
+    now = now or timezone.now()
+    clean_tc = validate_time_control(time_control) or default_time_control(kind)
+    bot = _bot(bot_level).pk if None in holders else None
+    ranked = ranked and bot is None
+    people = [uid for uid in holders if uid is not None]
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind, ranked=ranked, seat_count=rules.seats,
+            time_control=clean_tc, state=rules.initial().to_json())
+        if ranked and not turn_based(clean_tc):
+            LiveRankedSeat.objects.bulk_create(
+                [LiveRankedSeat(user_id=uid, game=game) for uid in people],
+                ignore_conflicts=True)
+        seat_rows.insert(game.pk, [(i, bot if uid is None else uid, uid is None)
+                                   for i, uid in enumerate(holders)])
+        return round_store.start(game, seats_of(game), now, "matched")
 
 
 def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None,

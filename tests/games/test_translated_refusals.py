@@ -80,7 +80,7 @@ def test_the_move_check_answers_a_malformed_action_in_portuguese(alice, bob):
     assert pt["reason"] == "linha de 'to' precisa ser um número inteiro, não True"
 
 
-OUR_APPS = ("accounts", "chat", "games", "moderation")
+OUR_APPS = ("accounts", "chat", "games", "moderation", "tournaments")
 
 
 def test_every_model_and_field_has_a_portuguese_name():

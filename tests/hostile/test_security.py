@@ -36,6 +36,7 @@ from tests.conftest import PASSWORD, make_user
 from tests.games.helpers import started_game
 from tests.live.servers import live_servers
 from tests.ws_helpers import receive_type, until_closed
+from tournaments import services as tournaments
 
 LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 MOVE0 = {"type": "move", "to": [2, 5]}  # seat 0's first move in bloqueio and bloqueio2
@@ -258,11 +259,15 @@ def alices_world(alice, bob, carol) -> dict[str, Any]:
     services.resign(game_id=finished.pk, user=carol)
     notify(alice, Kind.INVITATION, game_id=waiting.pk, data={"by": PRIVATE_INVITER})
     hidden = services.create_game(user=alice, kind="bloqueio2", private=True)
+    tournament = tournaments.create(user=alice, kind="bloqueio2", rounds=3)
+    for player in (alice, bob):
+        tournaments.join(tournament_id=tournament.pk, user=player)
     return {
         "secrets": [PRIVATE_EMAIL, alice.auth_token.key, alice.password,
                     browser.cookies["sessionid"].value, PRIVATE_INVITER,
                     waiting.invite_token, hidden.invite_token],
         "waiting": waiting.pk, "active": active.pk, "finished": finished.pk,
+        "tournament": tournament.pk,
     }
 
 
@@ -327,14 +332,18 @@ ROUTE_KINDS = {
     "api-invitation-accept": "write", "api-invitation-decline": "write",
     "api-invitation-revoke": "write",  # taking an invitation back (issue #44)
     "api-game-rematch": "write", "api-game-rematch-decline": "write",
+    # Tournaments (docs/tournaments.md): who plays is public, as on a game's page.
+    "api-tournaments": "public", "api-tournament": "public", "api-tournament-join": "write",
+    "api-tournament-withdraw": "write", "api-tournament-start": "write",
 }
 
 
 QUERIES = {"game-check": "?" + urlencode({"action": json.dumps(MOVE0)})}
 
 
-def _concrete(name: str, route: str, game_id: int) -> str:
-    return (route.replace("<int:game_id>", str(game_id)).replace("<str:username>", "alice")
+def _concrete(name: str, route: str, game_id: int, tournament_id: int = 0) -> str:
+    return (route.replace("<int:game_id>", str(game_id))
+            .replace("<int:tournament_id>", str(tournament_id)).replace("<str:username>", "alice")
             .replace("<str:kind>", "quoridor").replace("<int:message_id>", "1")
             .replace("<int:seat>", "1").replace("<int:ply>", "0").replace("<int:note_id>", "1")
             .replace("<int:invitation_id>", "1")
@@ -365,7 +374,7 @@ def test_no_stranger_reads_anything_private_anywhere(alices_world):
         for name, route in routes.items():
             for game_id in (alices_world["waiting"], alices_world["active"],
                             alices_world["finished"]):
-                url = _concrete(name, route, game_id)
+                url = _concrete(name, route, game_id, alices_world["tournament"])
                 response = client.get(url)
                 assert response.status_code < 500, (who, url)
                 body = response.content.decode("utf-8", "replace")
