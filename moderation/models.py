@@ -29,6 +29,8 @@ class Action(models.TextChoices):
     DELETE_MESSAGE = "delete_message", _("delete message")
     RESOLVE_REPORT = "resolve_report", _("resolve report")
     DISMISS_REPORT = "dismiss_report", _("dismiss report")
+    CANCEL_TOURNAMENT = "cancel_tournament", _("cancel tournament")
+    REMOVE_ENTRANT = "remove_entrant", _("remove from tournament")
 
 
 DONE = "done"
@@ -64,6 +66,7 @@ class ModerationLog(AppendOnlyModel):
             ("ban_user", "Can ban and unban users"),
             ("mute_user", "Can mute and unmute users in chat"),
             ("delete_message", "Can delete chat messages"),
+            ("cancel_tournament", "Can cancel a tournament or remove a player from it"),
         ]
         indexes = [models.Index(fields=["target_type", "target_id"], name="modlog_target")]
         constraints = [

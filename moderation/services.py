@@ -52,6 +52,8 @@ from moderation.models import (
 )
 from notifications.models import Kind
 from notifications.services import notify
+from tournaments import services as tournaments
+from tournaments.models import Entry, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +73,8 @@ PERMISSION = {
     Action.DELETE_MESSAGE: "moderation.delete_message",
     Action.RESOLVE_REPORT: "moderation.change_report",
     Action.DISMISS_REPORT: "moderation.change_report",
+    Action.CANCEL_TOURNAMENT: "moderation.cancel_tournament",
+    Action.REMOVE_ENTRANT: "moderation.cancel_tournament",
 }
 
 
@@ -108,6 +112,8 @@ def _describe(target: models.Model) -> str:
     name = target._meta.model_name
     if name == "seat":
         return f"game {target.game_id} seat {target.seat} ({target.user})"  # type: ignore[attr-defined]
+    if name == "entry":
+        return f"{target.user} in tournament {target.tournament_id}"  # type: ignore[attr-defined]
     if name == "chatmessage":
         author = getattr(target, "author", "?")
         text = str(getattr(target, "text", ""))
@@ -227,6 +233,31 @@ def moderate_remove_seat(*, actor: AbstractBaseUser, game_id: int, seat: int,
     return _moderate(actor=actor, action=Action.REMOVE_SEAT, target=target, reason=reason,
                      run=lambda: games.remove_seat(game_id=game_id, seat=seat),
                      users=lambda: _players(game_id), game_id=game_id)
+
+
+def moderate_cancel_tournament(*, actor: AbstractBaseUser, tournament_id: int,
+                               reason: str) -> Tournament:
+    """Cancel an upcoming or running tournament (tournaments.services.cancel): no
+    standings; its tables' games play on as ordinary games."""
+    target = tournaments.get(tournament_id)
+    return _moderate(actor=actor, action=Action.CANCEL_TOURNAMENT, target=target,
+                     reason=reason, users=lambda: _entrants(tournament_id),
+                     run=lambda: tournaments.cancel(tournament_id=tournament_id,
+                                                    because="moderator"))
+
+
+def moderate_remove_entrant(*, actor: AbstractBaseUser, entry: Entry, reason: str
+                            ) -> Tournament:
+    """Take a player out of a tournament (tournaments.services.remove_player)."""
+    return _moderate(actor=actor, action=Action.REMOVE_ENTRANT, target=entry, reason=reason,
+                     users=lambda: [User.objects.filter(pk=entry.user_id).first()],
+                     run=lambda: tournaments.remove_player(tournament_id=entry.tournament_id,
+                                                           user_id=entry.user_id))
+
+
+def _entrants(tournament_id: int) -> list[User]:
+    return list(User.objects.filter(pk__in=Entry.objects.filter(
+        tournament_id=tournament_id).values("user_id")))
 
 
 def check_can_ban(*, actor: AbstractBaseUser, user: User) -> None:

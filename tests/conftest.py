@@ -37,7 +37,9 @@ def moderators_group() -> Group:
     group, created = Group.objects.get_or_create(name="moderators")
     if created:
         wanted = [*import_module("moderation.migrations.0003_moderators_group").PERMISSIONS,
-                  *import_module("chat.migrations.0002_moderators_read_chat").PERMISSIONS]
+                  *import_module("chat.migrations.0002_moderators_read_chat").PERMISSIONS,
+                  *import_module("moderation.migrations.0006_moderators_tournaments"
+                                 ).PERMISSIONS]
         group.permissions.set([
             Permission.objects.get(content_type__app_label=app, codename=codename)
             for app, codename in wanted])

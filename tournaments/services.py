@@ -160,6 +160,24 @@ def cancel(*, tournament_id: int, because: str, now: datetime | None = None) -> 
     return tournament
 
 
+def remove_player(*, tournament_id: int, user_id: int, now: datetime | None = None
+                  ) -> Tournament:
+    """A moderator takes a player out (withdrawn, at any time): not seated from the next
+    round on; a game they play now goes on (a seat's removal is the game's moderation)."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status in (State.FINISHED, State.CANCELLED):
+            raise TournamentClosed(_("The tournament is %(status)s.")
+                                   % {"status": tournament.get_status_display()})
+        updated = Entry.objects.filter(tournament=tournament, user_id=user_id,
+                                       withdrawn_at=None).update(
+                                           withdrawn_at=now or timezone.now())
+        if not updated:
+            raise InvalidRequest(_("That player is not in this tournament."),
+                                 code="not_entered")
+    return tournament
+
+
 # -- rounds -------------------------------------------------------------------------------
 
 def _history(tournament: Tournament) -> tuple[list[Round], list[seating.Round]]:

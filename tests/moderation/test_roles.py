@@ -15,6 +15,9 @@ INTENDED = {
     "moderation.abort_game", "moderation.annul_game", "moderation.remove_seat",
     "moderation.ban_user", "moderation.mute_user", "moderation.delete_message",
     "chat.view_chatmessage", "chat.view_mute",  # reading chat (chat/migrations/0002)
+    # Tournaments: watch them, cancel one or take a player out (moderation/migrations/0006)
+    "moderation.cancel_tournament", "tournaments.view_tournament", "tournaments.view_entry",
+    "tournaments.view_round",
 }
 
 
@@ -41,7 +44,7 @@ def test_the_log_has_no_add_change_or_delete_permission_to_grant():
                                               content_type__model="moderationlog")
                     .values_list("codename", flat=True))
     assert codenames == {"view_moderationlog", "abort_game", "annul_game", "remove_seat",
-                         "ban_user", "mute_user", "delete_message"}
+                         "ban_user", "mute_user", "delete_message", "cancel_tournament"}
 
 
 def test_the_admin_index_shows_a_moderator_only_moderation(mod):
