@@ -19,6 +19,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("notifications/", include("notifications.urls")),
+    path("", include("tournaments.urls")),
     # The language switcher of every page (same URLs for every language: no prefixes).
     path("i18n/setlang/", language.set_language, name="set_language"),
     path("users/<str:username>/", profile_views.profile, name="profile"),

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games import engine, services
 from games.errors import InvalidRequest
 from games.models import Game, Rating
@@ -63,7 +64,8 @@ def create(*, user: AbstractBaseUser, kind: str, rounds: int,
                              % {"days": AHEAD.days})
     with transaction.atomic():
         if not getattr(user, "is_staff", False):
-            type(user).objects.select_for_update().filter(pk=user.pk).first()  # one at a time
+            # The creator's row, locked: two creates by one player count in turn.
+            User.objects.select_for_update().filter(pk=user.pk).first()
             upcoming = Tournament.objects.filter(created_by=user.pk,
                                                  status=State.UPCOMING).count()
             if upcoming >= UPCOMING_PER_USER:
@@ -293,8 +295,6 @@ def _lines(tournament: Tournament, rows: list[Round], history: list[seating.Roun
 
 def detail(tournament: Tournament) -> dict[str, Any]:
     """The tournament as `GET /api/tournaments/{id}/` shows it (docs/api.md)."""
-    from accounts.models import User
-
     rows, history = _history(tournament)
     entries = list(Entry.objects.filter(tournament=tournament).order_by("joined_at", "pk"))
     names = dict(User.objects.filter(pk__in=[e.user_id for e in entries])

@@ -335,6 +335,7 @@ ROUTE_KINDS = {
     # Tournaments (docs/tournaments.md): who plays is public, as on a game's page.
     "api-tournaments": "public", "api-tournament": "public", "api-tournament-join": "write",
     "api-tournament-withdraw": "write", "api-tournament-start": "write",
+    "tournaments": "public", "tournament": "public",
 }
 
 

@@ -25,6 +25,7 @@ from games.bot_accounts import bot_account
 from tests.games.helpers import play, started_game
 from tests.moderation.conftest import moderators_group, staff
 from tests.site.visible_text import english_left
+from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +81,7 @@ def waiting(alice):
     return services.create_game(user=alice, kind="bloqueio")
 
 
-PAGES = ["/", "/leaderboard/", "/leaderboard/quoridor/", "/accounts/login/",
+PAGES = ["/", "/leaderboard/", "/leaderboard/quoridor/", "/accounts/login/", "/tournaments/",
          "/accounts/register/", "/nothing-here/", "/users/alice/", "/users/easy-bot/",
          *(f"/rules/{kind}/" for kind in engine.KINDS)]
 
@@ -94,9 +95,16 @@ def test_pages_for_visitors_are_translated(path, alice):
 
 @pytest.mark.parametrize("path", ["/", "/users/alice/", "/users/bob/", "/accounts/tokens/",
                                   "/accounts/password/", "/accounts/password/done/",
-                                  "/leaderboard/"])
+                                  "/leaderboard/", "/tournaments/"])
 def test_pages_for_players_are_translated(path, alice, bob, finished):
     _assert_translated(path, lambda client: client.get(path), user=alice)
+
+
+def test_a_tournaments_page_is_translated(alice, bob):
+    tournament = tournaments.create(user=alice, kind="bloqueio2", rounds=1)
+    path = f"/tournaments/{tournament.pk}/"
+    _assert_translated(path, lambda client: client.get(path))
+    _assert_translated(path, lambda client: client.get(path), user=bob)
 
 
 @pytest.mark.parametrize("page", ["game", "replay"])

@@ -1,0 +1,37 @@
+"""Tournament pages: the list (with a form to create one) and a tournament's page (its
+players, rounds, tables and standings). Both draw from the API (static/js/tournaments.js),
+which they refresh while a tournament is upcoming or running."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from games import engine, texts
+from tournaments import services
+from tournaments.errors import TournamentNotFound
+from tournaments.services import ROUNDS
+
+
+def _labels() -> dict[str, str]:
+    return {kind: texts.kind_title(kind) for kind in engine.KINDS}
+
+
+def listing(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournaments/list.html", {
+        "kinds": _labels(), "rounds": range(ROUNDS[0], ROUNDS[1] + 1),
+        "data": {"kinds": _labels(), "me": request.user.get_username() or None},
+    })
+
+
+def page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        tournament = services.get(tournament_id)
+    except TournamentNotFound:
+        raise Http404(f"No tournament {tournament_id}.") from None
+    return render(request, "tournaments/page.html", {
+        "tournament": tournament, "label": texts.kind_title(tournament.kind),
+        "data": {"id": tournament.pk, "kinds": _labels(),
+                 "me": request.user.get_username() or None,
+                 "creator": tournament.created_by.get_username()},
+    })
