@@ -111,9 +111,13 @@ def test_the_last_yes_leaves_for_the_new_game_once(server: Any) -> None:
         page.route(re.compile(r"/games/\d+/$"), hold_document)
         page.click("#rematch-yes")
 
+        # The socket's word sends the page off to the new game while the answer is held.
+        # The answer's handler records it only once its fetch is back from the server,
+        # which may be after the page set off: wait for both.
         deadline = time.monotonic() + 15
-        while not documents:  # the socket's word: off to the new game
-            assert time.monotonic() < deadline, "the page never set off for the new game"
+        while not (documents and answers):
+            assert time.monotonic() < deadline, (
+                f"{len(documents)} navigations, {len(answers)} answers held")
             page.wait_for_timeout(50)
         assert len(answers) == 1
         route, response = answers[0]
