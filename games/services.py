@@ -12,7 +12,7 @@ game starts, and every later change to it is written, through games/round_store.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -260,21 +260,18 @@ def start_ranked_game(
     Raises InRankedGame if any of them is already in a live ranked game (a live
     `time_control` only: a turn-based game books nobody).
     """
-    rules = engine.get(kind)
     now = now or timezone.now()
     clean_tc = validate_time_control(time_control) or default_time_control(kind)
     if User.objects.filter(pk__in=user_ids).exclude(bot_level="").exists():
         raise HumansOnly(_("Ranked games are between people."))
-    with transaction.atomic():
-        game = Game.objects.create(
-            kind=kind, ranked=True, seat_count=rules.seats,
-            time_control=clean_tc, state=rules.initial().to_json(),
-        )
+    def book(game: Game) -> None:
         _claim_ranked(game, user_ids)
         QueueEntry.objects.filter(user_id__in=user_ids).delete()
-        seat_rows.insert(game.pk, [(i, uid, False) for i, uid in enumerate(user_ids)])
-        game = round_store.start(game, seats_of(game), now, "matched")
-    return game
+
+    with transaction.atomic():
+        return _started_now(kind=kind, ranked=True, time_control=clean_tc, now=now,
+                            seats=[(i, uid, False) for i, uid in enumerate(user_ids)],
+                            book=book)
 
 
 def start_table(
@@ -297,17 +294,31 @@ def start_table(
     bot = _bot(bot_level).pk if None in holders else None
     ranked = ranked and bot is None
     people = [uid for uid in holders if uid is not None]
-    with transaction.atomic():
-        game = Game.objects.create(
-            kind=kind, ranked=ranked, seat_count=rules.seats,
-            time_control=clean_tc, state=rules.initial().to_json())
+
+    def book(game: Game) -> None:
         if ranked and not turn_based(clean_tc):
             LiveRankedSeat.objects.bulk_create(
                 [LiveRankedSeat(user_id=uid, game=game) for uid in people],
                 ignore_conflicts=True)
-        seat_rows.insert(game.pk, [(i, bot if uid is None else uid, uid is None)
-                                   for i, uid in enumerate(holders)])
-        return round_store.start(game, seats_of(game), now, "matched")
+
+    with transaction.atomic():
+        return _started_now(kind=kind, ranked=ranked, time_control=clean_tc, now=now,
+                            seats=[(i, bot if uid is None else uid, uid is None)
+                                   for i, uid in enumerate(holders)], book=book)
+
+
+def _started_now(*, kind: str, ranked: bool, time_control: dict[str, int],
+                 seats: Sequence[tuple[int, int, bool]], now: datetime,
+                 book: Callable[[Game], None]) -> Game:
+    """In the caller's transaction: a new game of `kind` whose `seats` (seat, user id,
+    is a bot) someone else chose (matchmaking, a tournament), its players booked by
+    `book`, started at once and announced "matched"."""
+    rules = engine.get(kind)
+    game = Game.objects.create(kind=kind, ranked=ranked, seat_count=rules.seats,
+                               time_control=time_control, state=rules.initial().to_json())
+    book(game)
+    seat_rows.insert(game.pk, seats)
+    return round_store.start(game, seats_of(game), now, "matched")
 
 
 def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None,

@@ -35,6 +35,7 @@ from tournaments.errors import (
     TournamentNotFound,
 )
 from tournaments.models import Entry, Round, State, Table, Tournament
+from tournaments.standings import RoundResult, standings
 
 ROUNDS = (1, 15)
 # How far ahead a start may be set, and how many upcoming tournaments one player may
@@ -85,11 +86,16 @@ def _locked(tournament_id: int) -> Tournament:
     return found
 
 
+def _closed(tournament: Tournament) -> TournamentClosed:
+    """The refusal of what its status no longer allows, naming the status."""
+    return TournamentClosed(_("The tournament is %(status)s.")
+                            % {"status": tournament.get_status_display()})
+
+
 def _open_for_entries(tournament: Tournament) -> None:
     """Entries change before the start and between rounds, never while one plays."""
     if tournament.status not in (State.UPCOMING, State.RUNNING):
-        raise TournamentClosed(_("The tournament is %(status)s.")
-                               % {"status": tournament.get_status_display()})
+        raise _closed(tournament)
     if Round.objects.filter(tournament=tournament, finished_at=None).exists():
         raise RoundPlaying(_("A round is playing: entries change between rounds."))
 
@@ -129,8 +135,7 @@ def start(*, tournament_id: int, user: AbstractBaseUser,
         if tournament.created_by_id != user.pk and not getattr(user, "is_staff", False):
             raise NotOrganiser(_("Only the tournament's creator can start it."))
         if tournament.status != State.UPCOMING:
-            raise TournamentClosed(_("The tournament is %(status)s.")
-                                   % {"status": tournament.get_status_display()})
+            raise _closed(tournament)
         _start(tournament, now or timezone.now())
     return tournament
 
@@ -154,8 +159,7 @@ def cancel(*, tournament_id: int, because: str, now: datetime | None = None) -> 
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status in (State.FINISHED, State.CANCELLED):
-            raise TournamentClosed(_("The tournament is %(status)s.")
-                                   % {"status": tournament.get_status_display()})
+            raise _closed(tournament)
         _end(tournament, State.CANCELLED, now or timezone.now(), because=because)
         Round.objects.filter(tournament=tournament, finished_at=None).update(
             finished_at=tournament.finished_at)
@@ -169,8 +173,7 @@ def remove_player(*, tournament_id: int, user_id: int, now: datetime | None = No
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status in (State.FINISHED, State.CANCELLED):
-            raise TournamentClosed(_("The tournament is %(status)s.")
-                                   % {"status": tournament.get_status_display()})
+            raise _closed(tournament)
         updated = Entry.objects.filter(tournament=tournament, user_id=user_id,
                                        withdrawn_at=None).update(
                                            withdrawn_at=now or timezone.now())
@@ -277,8 +280,6 @@ def advance_due(now: datetime | None = None) -> int:
 
 def _lines(tournament: Tournament, rows: list[Round], history: list[seating.Round]
            ) -> list[Any]:
-    from tournaments.standings import RoundResult, standings
-
     games = {t.game_id: t for row in rows for t in row.tables.all()}
     results = dict(Game.objects.filter(pk__in=list(games), status=GameStatus.FINISHED)
                    .values_list("pk", "result"))

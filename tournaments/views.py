@@ -18,9 +18,10 @@ def _labels() -> dict[str, str]:
 
 
 def listing(request: HttpRequest) -> HttpResponse:
+    labels = _labels()
     return render(request, "tournaments/list.html", {
-        "kinds": _labels(), "rounds": range(ROUNDS[0], ROUNDS[1] + 1),
-        "data": {"kinds": _labels(), "me": request.user.get_username() or None},
+        "kinds": labels, "rounds": range(ROUNDS[0], ROUNDS[1] + 1),
+        "data": {"kinds": labels, "me": request.user.get_username() or None},
     })
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
@@ -12,6 +14,7 @@ from bloqueio_site.api_input import validated
 from bloqueio_site.api_schema import errors
 from tournaments import services
 from tournaments.api import serializers as io
+from tournaments.models import Tournament
 
 
 class TournamentsView(APIView):
@@ -39,15 +42,16 @@ class TournamentView(APIView):
         return Response(services.detail(services.get(tournament_id)))
 
 
-def _action(run: object, operation: str, codes: tuple[int, ...]) -> type[APIView]:
+def _action(run: Callable[..., Tournament], operation: str, codes: tuple[int, ...]
+            ) -> type[APIView]:
     class Action(APIView):
         permission_classes = [permissions.IsAuthenticated]
 
         @extend_schema(operation_id=operation, request=None,
                        responses={200: io.DetailOut, **errors(*codes)})
         def post(self, request: Request, tournament_id: int) -> Response:
-            done = run(tournament_id=tournament_id, user=request.user)  # type: ignore[operator]
-            return Response(services.detail(services.get(done.pk)))
+            return Response(services.detail(run(tournament_id=tournament_id,
+                                                user=request.user)))
 
     Action.__name__ = Action.__qualname__ = f"{operation.title().replace('_', '')}View"
     return Action
