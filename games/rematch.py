@@ -15,13 +15,11 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import announce, engine, outbox, privacy, round_store, seat_rows
+from games import announce, outbox, privacy, round_store, services
 from games.errors import GameNotFound, NotAPlayer, NotFinished, RematchClosed
 from games.models import Game, Rematch, Seat, Status
-from games.selectors import seats_of
 
 
 def _people(seats: list[Seat]) -> list[int]:
@@ -136,16 +134,11 @@ def decline(*, game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
 
 
 def _start(game: Game, seats: list[Seat], offered_by: int) -> Game:
-    """The new game, seats rotated by one, started at once (under the old game's lock,
-    so it is made once)."""
-    rules = engine.get(game.kind)
-    new = Game.objects.create(
-        kind=game.kind, ranked=False, private=True, seat_count=game.seat_count,
-        time_control=game.time_control, created_by_id=offered_by,
-        state=rules.initial().to_json(), invite_token=privacy.new_token())
-    seat_rows.insert(new.pk, [((s.seat + 1) % game.seat_count, s.user_id, s.bot)
-                              for s in seats])
-    return round_store.start(new, seats_of(new), timezone.now(), "started")
+    """The new game, seats rotated by one, started at once through the one start path
+    (games.services.start_rematch), under the old game's lock, so it is made once."""
+    return services.start_rematch(
+        of=game, offered_by=offered_by,
+        seats=[((s.seat + 1) % game.seat_count, s.user_id, s.bot) for s in seats])
 
 
 def _tell(game: Game, people: list[int], event: str, state: dict[str, Any]) -> None:

@@ -70,6 +70,7 @@ __all__ = [
     "require_playing",
     "resign",
     "start_ranked_game",
+    "start_rematch",
     "start_table",
     "submit_action",
     "validate_time_control",
@@ -307,18 +308,37 @@ def start_table(
                                    for i, uid in enumerate(holders)], book=book)
 
 
-def _started_now(*, kind: str, ranked: bool, time_control: dict[str, int],
+def start_rematch(*, of: Game, seats: Sequence[tuple[int, int, bool]], offered_by: int,
+                  now: datetime | None = None) -> Game:
+    """In the caller's transaction (under the finished game's lock: games/rematch.py):
+    the rematch of `of`, started at once with the `seats` its table agreed to. Same kind
+    and time control; casual and private, whatever `of` was (a rating game is found by
+    matchmaking, never chosen), with an invitation token; created by `offered_by`, who
+    offered it; announced "started"."""
+    return _started_now(kind=of.kind, ranked=False, time_control=of.time_control,
+                        seats=seats, now=now or timezone.now(),
+                        private=True, created_by=offered_by, change="started")
+
+
+def _started_now(*, kind: str, ranked: bool, time_control: dict[str, int] | None,
                  seats: Sequence[tuple[int, int, bool]], now: datetime,
-                 book: Callable[[Game], None]) -> Game:
+                 book: Callable[[Game], None] | None = None,
+                 private: bool = False, created_by: int | None = None,
+                 change: str = "matched") -> Game:
     """In the caller's transaction: a new game of `kind` whose `seats` (seat, user id,
-    is a bot) someone else chose (matchmaking, a tournament), its players booked by
-    `book`, started at once and announced "matched"."""
+    is a bot) someone else chose (matchmaking, a tournament, a rematch), its players
+    booked by `book`, started at once and announced as `change` ("matched" unless
+    said). A `private` game gets its invitation token (games/privacy.py); `created_by`:
+    the user who asked for it, if one did. The one way a game is made already started."""
     rules = engine.get(kind)
     game = Game.objects.create(kind=kind, ranked=ranked, seat_count=rules.seats,
-                               time_control=time_control, state=rules.initial().to_json())
-    book(game)
+                               time_control=time_control, state=rules.initial().to_json(),
+                               private=private, created_by_id=created_by,
+                               invite_token=privacy.new_token() if private else None)
+    if book is not None:
+        book(game)
     seat_rows.insert(game.pk, seats)
-    return round_store.start(game, seats_of(game), now, "matched")
+    return round_store.start(game, seats_of(game), now, change)
 
 
 def join_game(*, game_id: int, user: AbstractBaseUser, seat: int | None = None,

@@ -8,6 +8,7 @@ from functools import partial
 import pytest
 
 from games import services
+from games.live import broadcast
 from games.models import Game, Rematch, Seat
 from tests.conftest import client_for, make_user
 from tests.games.helpers import race, started_game
@@ -55,6 +56,25 @@ def test_everyone_accepts_and_the_new_game_starts_with_seats_rotated(players):
         assert client_for(user).get(f"/api/games/{new.pk}/").status_code == 200
     assert client_for(players[2]).get(f"/api/games/{game.pk}/").json()["rematch"]["game_id"] \
         == new.pk
+
+
+def test_the_rematch_starts_through_the_one_start_path(alice, bob,
+                                                      django_capture_on_commit_callbacks):
+    """Made by whoever offered it, with an invitation token for its link, and announced
+    once, "started", at the version its start wrote (games.services.start_rematch)."""
+    game = _finished([alice, bob])
+    sent: list[broadcast.Committed] = []
+    broadcast.subscribe(sent.append)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            assert _rematch(bob, game.pk).json()["status"] == "pending"
+            done = _rematch(alice, game.pk).json()
+    finally:
+        broadcast.unsubscribe(sent.append)
+    new = Game.objects.get(pk=done["game_id"])
+    assert new.created_by_id == bob.pk and new.invite_token
+    assert [(m.change, m.v) for m in sent if m.game_id == new.pk] == [("started", new.version)]
+    assert next(m for m in sent if m.game_id == new.pk).game["v"] == new.version
 
 
 def test_asking_twice_changes_nothing(alice, bob):
