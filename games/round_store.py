@@ -22,6 +22,7 @@ from typing import Any
 
 import psycopg
 from django.db import OperationalError, connection, transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from bloqueio_site import jsontext, loop_db, model_rows
@@ -400,6 +401,24 @@ def _after_the_end(game: Game, seats: list[Seat], after: Round) -> None:
             ratings.rate_bots(game=game, seats=seats, ranking=ranking, now=now)
     if game.ranked:
         LiveRankedSeat.objects.filter(game=game).delete()
+
+
+def annul(game: Game, seats: list[Seat], at: datetime,
+          result: dict[str, Any] | None) -> Game | None:
+    """Write the annulment of the finished `game` (games/table.py), as read: its row one
+    version on, with `annulled_at` and the annulled `result`, in ONE statement guarded by
+    the version it was read at; None if the row moved on (nothing written). Announced
+    after commit as a change of its own ("annulled", no events); returns the row after
+    it."""
+    matched = Game.objects.filter(pk=game.pk, version=game.version).update(
+        annulled_at=at, result=result, version=F("version") + 1)
+    state_cache.stale(game.pk)  # whatever this process kept of it is older now
+    if not matched:
+        return None
+    after = copy.copy(game)
+    after.annulled_at, after.result, after.version = at, result, game.version + 1
+    announce_on_commit(after, seats, [], "annulled")
+    return after
 
 
 def start(game: Game, seats: list[Seat], now: datetime, change: str) -> Game:

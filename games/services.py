@@ -48,6 +48,7 @@ from games.selectors import attach_seats, seats_of
 from games.table import (
     Submitted,
     abort_game,
+    annul_game,
     expire_clock,
     remove_seat,
     require_playing,
@@ -61,6 +62,7 @@ __all__ = [
     "Submitted",
     "abort_game",
     "add_bot",
+    "annul_game",
     "create_game",
     "expire_clock",
     "join_game",

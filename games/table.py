@@ -56,8 +56,17 @@ from django.utils.translation import gettext as _
 
 from bloqueio_site import loop_db
 from games import privacy, round_store
-from games.errors import GameError, GameOver, InvalidRequest, NotAPlayer, NotStarted, StalePly
+from games.errors import (
+    GameError,
+    GameNotFound,
+    GameOver,
+    InvalidRequest,
+    NotAPlayer,
+    NotStarted,
+    StalePly,
+)
 from games.models import Game, Seat, Status
+from games.ranked import ratings
 from games.ranked.heartbeat import last_beat
 from games.refusal_text import service_error
 from games.round import Abort, Act, Action, Flag, Leave, Progress, Resume, RoundEvent, play
@@ -274,6 +283,26 @@ def abort_game(*, game_id: int) -> Game:
     written, _progress = handle(game_id, _no_seat, Abort(), timezone.now())
     assert written is not None
     return written.game
+
+
+def annul_game(*, game_id: int, now: datetime | None = None) -> Game:
+    """A moderator annuls a finished ranked game (moderation.services): it keeps its
+    outcome, unrated (`annulled`), and its players' ratings are recomputed as if it
+    never happened (`ratings.revert`), in the transaction of the row's one statement
+    guarded by its version (`round_store.annul`); its sockets hear a `game` frame, change
+    "annulled", with the new result and `v`, after commit."""
+    with transaction.atomic():
+        found = round_store.lock_row(game_id)
+        if found is None:
+            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
+        game, seats = found
+        ratings.require_annullable(game)
+        annulled = round_store.annul(game, seats, now or timezone.now(),
+                                     ratings.annulled_result(game.result))
+        if annulled is None:  # the row is locked: nothing can have moved it
+            raise RuntimeError(f"game {game_id} changed under its lock")
+        ratings.revert(annulled)
+    return annulled
 
 
 def expire_clock(*, game_id: int, now: datetime | None = None) -> bool:

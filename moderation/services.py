@@ -27,7 +27,6 @@ from games import privacy
 from games import services as games
 from games.errors import GameNotFound
 from games.models import Game, Seat, Status
-from games.ranked import ratings
 from moderation.errors import (
     AlreadyReported,
     CannotReportSelf,
@@ -216,9 +215,10 @@ def moderate_abort(*, actor: AbstractBaseUser, game_id: int, reason: str) -> Gam
 
 
 def moderate_annul(*, actor: AbstractBaseUser, game_id: int, reason: str) -> Game:
-    """Annul a finished ranked game: its rating changes are reverted (ratings.annul_game)."""
+    """Annul a finished ranked game: its rating changes are reverted, the change written
+    and announced like any other (games.services.annul_game)."""
     return _moderate(actor=actor, action=Action.ANNUL_GAME, target=_game(game_id),
-                     reason=reason, run=lambda: ratings.annul_game(game_id=game_id),
+                     reason=reason, run=lambda: games.annul_game(game_id=game_id),
                      users=lambda: _players(game_id), game_id=game_id)
 
 

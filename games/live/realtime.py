@@ -47,7 +47,7 @@ def _fanout_messages(change: Committed) -> list[tuple[str, dict[str, Any]]]:
                  "game": game})]
     # The lobby lists games (a private one nowhere): a move or time given back changes
     # nothing it shows.
-    if change.change not in ("events", "clock") and not game.get("private"):
+    if change.change not in ("events", "clock", "annulled") and not game.get("private"):
         out.append((LOBBY_TOPIC, {"type": "lobby", "change": change.change,
                                   "game": lobby_summary(game)}))
     notes: dict[int, str] = {}

@@ -1,4 +1,5 @@
-"""Rating writes: apply a ranked game's result, and annul a game's effect.
+"""Rating writes: apply a ranked game's result, and revert a game's effect (its
+annulment, written and announced by games/table.py).
 
 Both run inside the caller's transaction; `apply_result` is called by round_store.commit
 in the very transaction that finishes the game, so a result and its rating changes
@@ -12,12 +13,10 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.errors import GameNotFound, NotRanked
+from games.errors import NotRanked
 from games.models import Game, Rating, RatingChange, Seat, Status
 from games.ranked import fair_play, rating_model
 
@@ -152,69 +151,69 @@ def rate_bots(*, game: Game, seats: list[Seat], ranking: list[int], now: datetim
 ANNULLED = "annulled"
 
 
-def annul_game(*, game_id: int, now: datetime | None = None) -> Game:
-    """Undo a finished ranked game's rating changes (moderation).
+def require_annullable(game: Game) -> None:
+    """Refuse to annul anything but a finished, rated, not yet annulled ranked game."""
+    if (not game.ranked or game.status != Status.FINISHED or game.annulled_at is not None
+            or (game.result or {}).get("rated") is False):
+        raise NotRanked(_("Only a finished, rated, not yet annulled game can be annulled."))
+
+
+def annulled_result(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A game's result once annulled: the same outcome, the rating changes it showed
+    gone, unrated (`annulled`) wherever it was rated."""
+    if not result:
+        return result
+    annulled = {k: v for k, v in result.items() if k != "rating_changes"}
+    if "rated" in annulled:
+        annulled["rated"] = False
+        annulled["unrated"] = [reason or ANNULLED for reason in annulled["unrated"]]
+    return annulled
+
+
+def revert(game: Game) -> None:
+    """In the annulment's transaction (games.table.annul_game): undo the game's rating
+    changes.
 
     Its players' ratings are recomputed as if it never happened: from their values
     before it, replaying their later games of the kind in order with the opponents'
     recorded pre-game values held fixed (opponents are not touched). The game's history
-    rows go; the game keeps its result and gets `annulled_at`.
+    rows go.
     """
-    now = now or timezone.now()
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise GameNotFound(_("No game %(id)s.") % {"id": game_id})
-        if (not game.ranked or game.status != Status.FINISHED or game.annulled_at is not None
-                or (game.result or {}).get("rated") is False):
-            raise NotRanked(_("Only a finished, rated, not yet annulled game can be "
-                              "annulled."))
-        own = list(RatingChange.objects.filter(game=game))
-        game.annulled_at = now
-        if game.result:  # the changes it shows are undone
-            game.result = {k: v for k, v in game.result.items() if k != "rating_changes"}
-            if "rated" in game.result:
-                game.result["rated"] = False
-                game.result["unrated"] = [reason or ANNULLED
-                                          for reason in game.result["unrated"]]
-        game.version += 1  # a change to the row: one version on (round_store's guard)
-        game.save(update_fields=["annulled_at", "result", "version"])
-        if not own:
-            return game
-        rows = _locked_ratings([c.user_id for c in own], game.kind)
-        current = {c.user_id: rating_model.Skill(c.mu_before, c.sigma_before) for c in own}
-        played = {c.user_id: rows[c.user_id].games - 1 for c in own}
-        first = own[0]
-        later_ids = list(
-            RatingChange.objects.filter(kind=game.kind, user_id__in=current)
-            .filter(Q(at__gt=first.at) | Q(at=first.at, game_id__gt=game.pk))
-            .order_by("at", "game_id").values_list("game_id", flat=True).distinct()
-        )
-        later = {}
-        for change in RatingChange.objects.filter(game_id__in=later_ids).order_by("seat"):
-            later.setdefault(change.game_id, []).append(change)
-        updated: list[RatingChange] = []
-        for gid in sorted(later, key=lambda g: (later[g][0].at, g)):
-            table = later[gid]
-            skills = [current.get(c.user_id, rating_model.Skill(c.mu_before, c.sigma_before))
-                      for c in table]
-            new = rating_model.rate(skills, [c.rank for c in table])
-            for change, old, skill in zip(table, skills, new, strict=True):
-                if change.user_id not in current:
-                    continue
-                change.mu_before, change.sigma_before = old.mu, old.sigma
-                change.mu_after, change.sigma_after = skill.mu, skill.sigma
-                change.rating_before = rating_model.display(old.mu, old.sigma)
-                change.rating_after = rating_model.display(skill.mu, skill.sigma)
-                current[change.user_id] = skill
-                updated.append(change)
-        RatingChange.objects.bulk_update(updated, [
-            "mu_before", "sigma_before", "mu_after", "sigma_after",
-            "rating_before", "rating_after"])
-        for uid, row in rows.items():
-            row.games = played[uid]
-            _set(row, current[uid])
-        Rating.objects.bulk_update(list(rows.values()), _FIELDS)
-        RatingChange.objects.filter(game=game).delete()
-    return game
-
+    own = list(RatingChange.objects.filter(game=game))
+    if not own:
+        return
+    rows = _locked_ratings([c.user_id for c in own], game.kind)
+    current = {c.user_id: rating_model.Skill(c.mu_before, c.sigma_before) for c in own}
+    played = {c.user_id: rows[c.user_id].games - 1 for c in own}
+    first = own[0]
+    later_ids = list(
+        RatingChange.objects.filter(kind=game.kind, user_id__in=current)
+        .filter(Q(at__gt=first.at) | Q(at=first.at, game_id__gt=game.pk))
+        .order_by("at", "game_id").values_list("game_id", flat=True).distinct()
+    )
+    later = {}
+    for change in RatingChange.objects.filter(game_id__in=later_ids).order_by("seat"):
+        later.setdefault(change.game_id, []).append(change)
+    updated: list[RatingChange] = []
+    for gid in sorted(later, key=lambda g: (later[g][0].at, g)):
+        table = later[gid]
+        skills = [current.get(c.user_id, rating_model.Skill(c.mu_before, c.sigma_before))
+                  for c in table]
+        new = rating_model.rate(skills, [c.rank for c in table])
+        for change, old, skill in zip(table, skills, new, strict=True):
+            if change.user_id not in current:
+                continue
+            change.mu_before, change.sigma_before = old.mu, old.sigma
+            change.mu_after, change.sigma_after = skill.mu, skill.sigma
+            change.rating_before = rating_model.display(old.mu, old.sigma)
+            change.rating_after = rating_model.display(skill.mu, skill.sigma)
+            current[change.user_id] = skill
+            updated.append(change)
+    RatingChange.objects.bulk_update(updated, [
+        "mu_before", "sigma_before", "mu_after", "sigma_after",
+        "rating_before", "rating_after"])
+    for uid, row in rows.items():
+        row.games = played[uid]
+        _set(row, current[uid])
+    Rating.objects.bulk_update(list(rows.values()), _FIELDS)
+    RatingChange.objects.filter(game=game).delete()

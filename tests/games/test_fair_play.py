@@ -15,7 +15,7 @@ import pytest
 from games import projection, services
 from games.errors import NotRanked
 from games.models import Game, Rating, RatingChange
-from games.ranked import fair_play, rating_model, ratings
+from games.ranked import fair_play, rating_model
 from tests.conftest import client_for, make_user
 from tests.games.helpers import play, started_game
 from tests.games.ranked_helpers import finish_by_resignations, play_opening
@@ -142,9 +142,9 @@ def test_throwaways_stop_feeding_a_player_once_it_is_established(alice):
 def test_an_unrated_game_cannot_be_annulled_and_an_annulled_one_says_so(alice, bob):
     short = finish_by_resignations(_duel(alice, bob), [alice, bob], [1], opening=False)
     with pytest.raises(NotRanked):
-        ratings.annul_game(game_id=short.pk)
+        services.annul_game(game_id=short.pk)
     game = finish_by_resignations(_duel(alice, bob), [alice, bob], [1])
-    annulled = ratings.annul_game(game_id=game.pk)
+    annulled = services.annul_game(game_id=game.pk)
     assert annulled.result["rated"] is False
     assert annulled.result["unrated"] == ["annulled", "annulled"]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import services
 from games.errors import NotRanked
 from games.models import Game, Rating, RatingChange
 from games.ranked import rating_model, ratings
@@ -82,20 +83,20 @@ def test_provisional_until_ten_games_and_a_small_sigma(players, monkeypatch):
 
 def test_annul_restores_the_ratings_before_the_game(players):
     game = finish_by_resignations(started_game(players, ranked=True), players, [3, 1, 2])
-    ratings.annul_game(game_id=game.pk)
+    services.annul_game(game_id=game.pk)
     for user in players:
         row = Rating.objects.get(user=user, kind="bloqueio")
         assert (row.mu, row.sigma, row.games) == (rating_model.MU, rating_model.SIGMA, 0)
     assert not RatingChange.objects.filter(game=game).exists()
     assert Game.objects.get(pk=game.pk).annulled_at is not None
     with pytest.raises(NotRanked):
-        ratings.annul_game(game_id=game.pk)
+        services.annul_game(game_id=game.pk)
 
 
 def test_annul_recomputes_later_games_as_if_it_never_happened(players):
     first = finish_by_resignations(started_game(players, ranked=True), players, [3, 1, 2])
     second = finish_by_resignations(started_game(players, ranked=True), players, [0, 2, 1])
-    ratings.annul_game(game_id=first.pk)
+    services.annul_game(game_id=first.pk)
     expected = rating_model.rate([rating_model.Skill()] * 4, second.result["ranking"])
     for user, skill in zip(players, expected, strict=True):
         row = Rating.objects.get(user=user, kind="bloqueio")
@@ -110,7 +111,7 @@ def test_annul_recomputes_later_games_as_if_it_never_happened(players):
 def test_annulling_a_casual_game_is_refused(players):
     game = finish_by_resignations(started_game(players), players, [3, 1, 2])
     with pytest.raises(NotRanked):
-        ratings.annul_game(game_id=game.pk)
+        services.annul_game(game_id=game.pk)
 
 
 def test_the_result_shows_each_seats_rating_change_until_annulled(players):
@@ -125,7 +126,7 @@ def test_the_result_shows_each_seats_rating_change_until_annulled(players):
     from games import projection
 
     assert projection.check(game) is None  # derivable from the events and ratings
-    ratings.annul_game(game_id=game.pk)
+    services.annul_game(game_id=game.pk)
     game.refresh_from_db()
     assert "rating_changes" not in game.result
     assert projection.check(game) is None

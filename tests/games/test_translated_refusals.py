@@ -12,7 +12,7 @@ from django.utils import translation
 
 from games import errors, services
 from games.bot_accounts import bot_account
-from games.ranked import matchmaking, ratings
+from games.ranked import matchmaking
 from tests.games.helpers import started_game
 
 pytestmark = pytest.mark.django_db
@@ -29,10 +29,10 @@ def test_ranked_refusals_are_translated(alice, bob):
         with pytest.raises(errors.InvalidRequest) as unknown:
             matchmaking.join_queue(user=alice, kind="chess")
         with pytest.raises(errors.GameNotFound) as missing:
-            ratings.annul_game(game_id=987654)
+            services.annul_game(game_id=987654)
         game = started_game([alice, bob], kind="bloqueio2")
         with pytest.raises(errors.NotRanked) as not_ranked:
-            ratings.annul_game(game_id=game.pk)
+            services.annul_game(game_id=game.pk)
     assert humans_only.value.detail == "As filas ranqueadas são para pessoas."
     assert unknown.value.code == "unknown_kind"
     assert unknown.value.detail == "Tipo de jogo desconhecido 'chess'."

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async as sync_to_async
+from django.db import transaction
 from django.utils import timezone
 
 from games import (
@@ -24,7 +25,6 @@ from games import (
 )
 from games.live import broadcast, presence, realtime
 from games.models import Event, Game
-from games.ranked import ratings
 from games.round import Act, play
 from tests.conftest import make_user
 from tests.games.helpers import started_game
@@ -124,7 +124,29 @@ def test_a_repair_moves_the_version_on(players):
 def test_an_annulment_moves_the_version_on(players):
     game = finish_by_resignations(started_game(players, ranked=True), players, [3, 1, 2])
     before = _version(game.pk)
-    assert ratings.annul_game(game_id=game.pk).version == before + 1 == _version(game.pk)
+    assert services.annul_game(game_id=game.pk).version == before + 1 == _version(game.pk)
+
+
+def test_an_annulment_is_announced_after_commit_only(players):
+    """Annulled inside a transaction that rolls back: nothing written, nothing announced
+    (not even before the rollback); committed: announced once, "annulled", at its
+    version, with the result it wrote."""
+    game = finish_by_resignations(started_game(players, ranked=True), players, [3, 1, 2])
+    sent: list[broadcast.Committed] = []
+    broadcast.subscribe(sent.append)
+    try:
+        with pytest.raises(RuntimeError), transaction.atomic():
+            services.annul_game(game_id=game.pk)
+            assert sent == []
+            raise RuntimeError("rolled back")
+        assert sent == [] and Game.objects.get(pk=game.pk).annulled_at is None
+        annulled = services.annul_game(game_id=game.pk)
+    finally:
+        broadcast.unsubscribe(sent.append)
+    assert [(m.game_id, m.change, m.v) for m in sent] == [
+        (game.pk, "annulled", _version(game.pk))]
+    assert sent[0].game["result"] == annulled.result == Game.objects.get(pk=game.pk).result
+    assert annulled.result["rated"] is False and "rating_changes" not in annulled.result
 
 
 def test_time_given_back_is_a_change_announced_with_its_version(players):
@@ -237,4 +259,22 @@ async def test_sync_with_the_version_the_client_holds():
     await comm.send_json_to({"type": "sync", "after": 0, "v": "latest", "ref": "s"})
     refusal = await receive_type(comm, "error")
     assert (refusal["code"], refusal["ref"]) == ("invalid", "s")
+    await comm.disconnect()
+
+
+async def test_an_annulment_reaches_the_games_sockets_as_a_versioned_game_frame():
+    """A moderator's annulment is a change like any other: the finished game's sockets
+    get a `game` frame, change "annulled", one version on, showing the result unrated."""
+    players = [await sync_to_async(make_user)(n) for n in ("alice", "bob", "carol", "dave")]
+    game = await sync_to_async(lambda: finish_by_resignations(
+        started_game(players, ranked=True), players, [3, 1, 2]))()
+    comm = await game_socket(game.pk)
+    before = await sync_to_async(_version)(game.pk)
+    await sync_to_async(services.annul_game)(game_id=game.pk)
+    frame = await receive_type(comm, "game")
+    assert (frame["change"], frame["v"], frame["game"]["v"]) == ("annulled", before + 1,
+                                                                 before + 1)
+    result = frame["game"]["result"]
+    assert result["rated"] is False and result["unrated"] == ["annulled"] * 4
+    assert "rating_changes" not in result
     await comm.disconnect()
