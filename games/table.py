@@ -7,7 +7,9 @@ seat: `handle` loads the round (this process's snapshot, else the row),
 statement guarded by the game's `version`, announced after commit. A write that lost a
 race (another writer came first), or a refusal decided from an unconfirmed snapshot, is
 tried once more from the row, locked this time, so that second decision is final. Bots
-play through `submit_action` like people.
+play through `submit_action` like people. A finished game's annulment (`annul_game`,
+moderation) is no round action but comes the same way: read, decided, one statement
+guarded by the version, announced after commit.
 
 A socket's move or resignation comes to `handle_on_loop`, which is the same door seen
 from the event loop. In each process one writer per game: the commands a process's
