@@ -224,8 +224,8 @@ async function changeBots(button, failure, request) {
   }
   say("");
   // The socket brings the same change to everyone; the answer just saves the wait (and
-  // is dropped once the game has moved on, e.g. started and a bot already played).
-  if (game.status === "waiting") { takeGame(res.data); render(); refreshLegal(); }
+  // is dropped if the page holds a newer game already: another seat taken, the start).
+  if (game.status === "waiting" && res.data.v > game.v) { takeGame(res.data); render(); refreshLegal(); }
 }
 
 // -- legal actions and reasons ------------------------------------------------------------
@@ -366,7 +366,7 @@ const socket = new GameSocket(game.id, game.ply, {
     $("offline").hidden = online;
     $("board-wrap").dataset.online = online ? "yes" : "no";
   },
-});
+}, game.v);
 window.bloqueioSocket = socket; // tests drop it to check reconnection
 
 // -- page wiring --------------------------------------------------------------------------
