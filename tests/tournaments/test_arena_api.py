@@ -90,7 +90,8 @@ def _by_hand(body: dict[str, Any], order: list[int]) -> dict[str, dict[str, Any]
             continue
         for seat, name in enumerate(game["seats"]):
             line = lines[name]
-            won = game["ranking"][seat] == 1 and game["ranking"][1 - seat] == 2
+            won = name == min(game["seats"])  # the other resigned (`_end`)
+            assert game["ranking"][seat] == (1 if won else 2)
             points = (2 if won else 0) * (2 if line["streak"] >= 2 else 1)
             line["points"] += points
             line["games"] += 1
