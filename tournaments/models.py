@@ -1,4 +1,5 @@
-"""A tournament, its players and its rounds; each table of a round is a game.
+"""A tournament, its players and its rounds; each table of a round is a game (an
+Arena's games are its pairings instead, paired as players come free).
 
 What a round seats and what the standings say are decided by the pure core
 (tournaments/seating.py, standings.py); these rows keep what was decided, so a round
@@ -18,6 +19,7 @@ from games.models import Game
 
 class System(models.TextChoices):
     SWISS = "swiss", _("Swiss")
+    ARENA = "arena", _("Arena")
 
 
 class State(models.TextChoices):
@@ -31,7 +33,9 @@ class Tournament(models.Model):
     kind = models.CharField(_("kind"), max_length=32)
     system = models.CharField(_("system"), max_length=8, choices=System.choices,
                               default=System.SWISS)
-    round_count = models.PositiveSmallIntegerField(_("rounds"))
+    # A Swiss plays `round_count` rounds; an Arena (None rounds) lasts `minutes`.
+    round_count = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
+    minutes = models.PositiveSmallIntegerField(_("minutes"), null=True, blank=True)
     # A game's time control (games.services.validate_time_control): live, or {days}.
     time_control = models.JSONField(_("time control"), null=True, blank=True)
     ranked = models.BooleanField(_("ranked"), default=True)
@@ -121,3 +125,25 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.number} (game {self.game_id})"
+
+
+class Pairing(models.Model):
+    """An Arena's game: who played it (user ids, in seat order) and when it started.
+
+    Arena games are paired one at a time as players come free (tournaments/arenas.py),
+    so they have no rounds; the standings are re-derived from these games."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="pairings", verbose_name=_("tournament"))
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="+",
+                                verbose_name=_("game"))
+    seats = models.JSONField(_("seats"))
+    started_at = models.DateTimeField(_("started at"))
+
+    class Meta:
+        verbose_name = _("arena game")
+        verbose_name_plural = _("arena games")
+        ordering = ["tournament", "started_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"arena game {self.game_id} of tournament {self.tournament_id}"

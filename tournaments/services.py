@@ -1,5 +1,7 @@
 """Every write to tournaments: create, join, withdraw, start, and the advance from one
-round to the next that the worker runs (tournaments/jobs.py).
+round to the next that the worker runs (tournaments/jobs.py). An Arena's own life (its
+pairing as players come free, its end, its standings) is tournaments/arenas.py's: the
+functions here dispatch to it by the tournament's system.
 
 A tournament's row is locked (SELECT ... FOR UPDATE) by every change to it, so a join
 and a round's start, or two workers advancing it, queue in the database. A round is
@@ -25,7 +27,7 @@ from games.errors import InvalidRequest
 from games.models import Game, Rating
 from games.models import Status as GameStatus
 from games.round import default_time_control
-from tournaments import seating
+from tournaments import arenas, seating
 from tournaments.errors import (
     NotOrganiser,
     RoundPlaying,
@@ -34,7 +36,7 @@ from tournaments.errors import (
     TournamentClosed,
     TournamentNotFound,
 )
-from tournaments.models import Entry, Round, State, Table, Tournament
+from tournaments.models import Entry, Round, State, System, Table, Tournament
 from tournaments.standings import RoundResult, standings
 
 ROUNDS = (1, 15)
@@ -47,19 +49,33 @@ BOT_LEVEL = "medium"
 _ENDED = (GameStatus.FINISHED, GameStatus.ABORTED)
 
 
-def create(*, user: AbstractBaseUser, kind: str, rounds: int,
+def create(*, user: AbstractBaseUser, kind: str, rounds: int | None = None,
            time_control: dict[str, int] | None = None, starts_at: datetime | None = None,
-           ranked: bool = True, now: datetime | None = None) -> Tournament:
-    """A new Swiss of `rounds` rounds at tables of the kind's size, upcoming until its
-    creator starts it or `starts_at` comes. Nobody is entered, the creator included."""
+           ranked: bool = True, system: str = System.SWISS, minutes: int | None = None,
+           now: datetime | None = None) -> Tournament:
+    """A new Swiss of `rounds` rounds at tables of the kind's size, or an Arena of
+    `minutes` for a two-seat kind, upcoming until its creator starts it or `starts_at`
+    comes. Nobody is entered, the creator included."""
     now = now or timezone.now()
     if kind not in engine.kinds():
         raise InvalidRequest(_("Unknown game kind %(kind)s.") % {"kind": repr(kind)},
                              code="unknown_kind")
-    if type(rounds) is not int or not ROUNDS[0] <= rounds <= ROUNDS[1]:
-        raise InvalidRequest(_("rounds must be a whole number from %(low)s to %(high)s.")
-                             % {"low": ROUNDS[0], "high": ROUNDS[1]})
+    if system not in System.values:
+        raise InvalidRequest(_("Unknown tournament system %(system)s.")
+                             % {"system": repr(system)}, code="unknown_system")
     clean = services.validate_time_control(time_control) or default_time_control(kind)
+    if system == System.ARENA:
+        if rounds is not None:
+            raise InvalidRequest(_("An Arena lasts minutes and has no rounds."),
+                                 code="rounds_swiss_only")
+        minutes = arenas.validate(kind=kind, minutes=minutes, time_control=clean)
+    else:
+        if minutes is not None:
+            raise InvalidRequest(_("A Swiss plays rounds and has no length in minutes."),
+                                 code="minutes_arena_only")
+        if type(rounds) is not int or not ROUNDS[0] <= rounds <= ROUNDS[1]:
+            raise InvalidRequest(_("rounds must be a whole number from %(low)s to %(high)s.")
+                                 % {"low": ROUNDS[0], "high": ROUNDS[1]})
     if starts_at is not None and not now < starts_at <= now + AHEAD:
         raise InvalidRequest(_("starts_at must be in the next %(days)s days.")
                              % {"days": AHEAD.days})
@@ -74,7 +90,8 @@ def create(*, user: AbstractBaseUser, kind: str, rounds: int,
                     _("You have %(count)s upcoming tournaments (at most %(cap)s): start or "
                       "wait for one of them first.") % {"count": upcoming,
                                                         "cap": UPCOMING_PER_USER})
-        return Tournament.objects.create(kind=kind, round_count=rounds, time_control=clean,
+        return Tournament.objects.create(kind=kind, system=system, round_count=rounds,
+                                         minutes=minutes, time_control=clean,
                                          starts_at=starts_at, ranked=ranked,
                                          created_by_id=user.pk)
 
@@ -93,9 +110,12 @@ def _closed(tournament: Tournament) -> TournamentClosed:
 
 
 def _open_for_entries(tournament: Tournament) -> None:
-    """Entries change before the start and between rounds, never while one plays."""
+    """Entries change before the start and between rounds, never while one plays (an
+    Arena's at any time: a player is paired only while in, and a game goes on)."""
     if tournament.status not in (State.UPCOMING, State.RUNNING):
         raise _closed(tournament)
+    if tournament.system == System.ARENA:
+        return
     if Round.objects.filter(tournament=tournament, finished_at=None).exists():
         raise RoundPlaying(_("A round is playing: entries change between rounds."))
 
@@ -150,7 +170,10 @@ def _start(tournament: Tournament, now: datetime) -> None:
     tournament.status = State.RUNNING
     tournament.started_at = now
     tournament.save(update_fields=["status", "started_at"])
-    _seat_next_round(tournament, now)
+    if tournament.system == System.ARENA:
+        arenas.advance(tournament, now)
+    else:
+        _seat_next_round(tournament, now)
 
 
 def cancel(*, tournament_id: int, because: str, now: datetime | None = None) -> Tournament:
@@ -239,6 +262,8 @@ def advance(*, tournament_id: int, now: datetime | None = None) -> bool:
             return True
         if tournament.status != State.RUNNING:
             return False
+        if tournament.system == System.ARENA:
+            return arenas.advance(tournament, now)
         last = Round.objects.filter(tournament=tournament).order_by("-number").first()
         assert last is not None  # a running tournament seated its first round
         if last.finished_at is None:
@@ -304,17 +329,22 @@ def detail(tournament: Tournament) -> dict[str, Any]:
     def name(uid: int | None) -> str | None:
         return None if uid is None else names.get(uid)
 
+    players = [{"username": names[e.user_id], "withdrawn": e.withdrawn_at is not None}
+               for e in entries]
+    if tournament.system == System.ARENA:
+        return {**summary(tournament), "players": players, "rounds": [],
+                **arenas.detail(tournament, name)}
     lines = _lines(tournament, rows, history)
     return {
         **summary(tournament),
-        "players": [{"username": names[e.user_id], "withdrawn": e.withdrawn_at is not None}
-                    for e in entries],
+        "players": players,
         "rounds": [{"number": row.number, "finished": row.finished_at is not None,
                     "byes": [name(uid) for uid in row.byes],
                     "tables": [{"game_id": t.game_id, "seats": [name(uid) for uid in t.seats]}
                                for t in row.tables.all()]}
                    for row in rows],
         "standings": [{**line.to_json(), "username": name(line.player)} for line in lines],
+        "games": [],
     }
 
 
@@ -322,6 +352,7 @@ def summary(tournament: Tournament) -> dict[str, Any]:
     return {
         "id": tournament.pk, "kind": tournament.kind, "system": tournament.system,
         "status": tournament.status, "round_count": tournament.round_count,
+        "minutes": tournament.minutes, "ends_at": arenas.ends_at(tournament),
         "time_control": tournament.time_control, "ranked": tournament.ranked,
         "starts_at": tournament.starts_at, "started_at": tournament.started_at,
         "finished_at": tournament.finished_at,

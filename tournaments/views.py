@@ -8,9 +8,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import engine, texts
-from tournaments import services
+from tournaments import seating, services
+from tournaments.arenas import MINUTES
 from tournaments.errors import TournamentNotFound
 from tournaments.services import ROUNDS
+
+# The lengths the list's form offers an Arena (the API takes any whole minutes in
+# arenas.MINUTES).
+ARENA_MINUTES = tuple(m for m in (5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 240, 360)
+                      if MINUTES[0] <= m <= MINUTES[1])
 
 
 def _labels() -> dict[str, str]:
@@ -20,8 +26,10 @@ def _labels() -> dict[str, str]:
 def listing(request: HttpRequest) -> HttpResponse:
     labels = _labels()
     return render(request, "tournaments/list.html", {
-        "kinds": labels, "rounds": range(ROUNDS[0], ROUNDS[1] + 1),
-        "data": {"kinds": labels, "me": request.user.get_username() or None},
+        "kinds": labels, "rounds": range(ROUNDS[0], ROUNDS[1] + 1), "minutes": ARENA_MINUTES,
+        "data": {"kinds": labels, "me": request.user.get_username() or None,
+                 # The kinds an Arena is offered for: the two-seat ones.
+                 "duels": [kind for kind in labels if seating.table_size(kind) == 2]},
     })
 
 

@@ -16,6 +16,10 @@ const STATUS = {
 };
 
 function describe(t, kinds) {
+  if (t.system === "arena") {
+    return interpolate(gettext("%(game)s, Arena of %(minutes)s minutes, %(status)s"),
+      { game: kinds[t.kind] || t.kind, minutes: formatNumber(t.minutes), status: STATUS[t.status] || t.status });
+  }
   return interpolate(gettext("%(game)s, %(rounds)s rounds, %(status)s"),
     { game: kinds[t.kind] || t.kind, rounds: formatNumber(t.round_count), status: STATUS[t.status] || t.status });
 }
@@ -38,9 +42,23 @@ if (listData) {
   setInterval(() => showList(listData), REFRESH_MS * 3);
   const form = $("tournament-create");
   if (form) {
+    // An Arena is offered for the two-seat kinds; it takes minutes where a Swiss takes rounds.
+    const system = $("t-system");
+    const fitSystem = () => {
+      const duel = listData.duels.includes($("t-kind").value);
+      system.querySelector('option[value="arena"]').disabled = !duel;
+      if (!duel) system.value = "swiss";
+      $("t-minutes-field").hidden = system.value !== "arena";
+      $("t-rounds-field").hidden = system.value === "arena";
+    };
+    $("t-kind").addEventListener("change", fitSystem);
+    system.addEventListener("change", fitSystem);
+    fitSystem();
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
-      const res = await post("/api/tournaments/", { kind: $("t-kind").value, rounds: Number($("t-rounds").value) });
+      const res = await post("/api/tournaments/", system.value === "arena"
+        ? { kind: $("t-kind").value, system: "arena", minutes: Number($("t-minutes").value) }
+        : { kind: $("t-kind").value, rounds: Number($("t-rounds").value) });
       if (res.ok) location.href = `/tournaments/${res.data.id}/`;
       else $("t-create-status").textContent = (res.data && res.data.detail) || gettext("The tournament could not be created.");
     });
@@ -78,6 +96,35 @@ function render(t) {
     r.byes.length ? el("p", { class: "small muted" }, interpolate(gettext("Byes: %(names)s"), { names: r.byes.join(", ") })) : "")));
   $("t-players").replaceChildren(...t.players.map((p) => el("li", {}, player(p.username),
     p.withdrawn ? ` (${gettext("withdrawn")})` : "")));
+  if (t.system === "arena") renderArena(t, me);
+}
+
+// -- an Arena: standings with streaks (on fire: the next game counts double), its games ----
+
+const OUTCOME = { win: gettext("win"), draw: gettext("draw"), loss: gettext("loss") };
+
+function arenaGameState(g) {
+  if (g.status === "active") return gettext("playing");
+  if (g.status !== "finished") return gettext("aborted");
+  const [a, b] = g.ranking;
+  const score = a === b ? "½–½" : a < b ? "1–0" : "0–1";
+  return g.counted ? score : interpolate(gettext("%(score)s, after the end: not counted"), { score });
+}
+
+function renderArena(t, me) {
+  $("t-standings").replaceChildren(...t.standings.map((s) => el("tr", {},
+    el("td", { class: "rank" }, formatNumber(s.rank)), el("td", {}, player(s.username)),
+    el("td", {}, formatNumber(s.points)), el("td", {}, formatNumber(s.wins)), el("td", {}, formatNumber(s.games)),
+    el("td", { class: s.on_fire ? "t-fire" : null, title: s.on_fire ? gettext("On fire: the next game counts double") : null },
+      s.on_fire ? `🔥 ${formatNumber(s.streak)}` : formatNumber(s.streak)),
+    el("td", { class: "small" }, ...s.sheet.flatMap((g, i) => [i ? " " : "",
+      el("a", { href: `/games/${g.game_id}/`, title: OUTCOME[g.outcome] }, formatNumber(g.points))])))));
+  $("t-rounds").replaceChildren(t.games.length
+    ? el("ol", { class: "game-list" }, ...t.games.map((g) => el("li", { "data-game": g.game_id },
+      el("a", { href: `/games/${g.game_id}/`, class: g.seats.includes(me) ? "t-mine" : null },
+        g.seats.includes(me) ? gettext("Your game") : gettext("Watch")),
+      " · ", player(g.seats[0]), " – ", player(g.seats[1]), " · ", arenaGameState(g))))
+    : el("p", { class: "muted" }, gettext("No games yet.")));
 }
 
 async function refresh() {

@@ -36,6 +36,9 @@ SEMANTIC_400 = {
     ("POST", "/api/games/{game_id}/actions/"): "an action the rules forbid (`illegal_action`)",
     ("POST", "/api/games/{game_id}/join/"): "a seat number beyond this game's seats",
     ("GET", "/api/games/{game_id}/replay/"): "a ply beyond the game's current ply",
+    ("POST", "/api/tournaments/"): "a Swiss needs rounds and an Arena minutes (one or the "
+                                    "other by `system`), an Arena only for a two-seat kind "
+                                    "with a live clock, a start within 30 days",
     ("GET", "/api/games/{game_id}/analysis/{ply}/best/"):
         "a ply beyond the game, or a position nobody is to move in",
     ("POST", "/api/games/"): "more bots than the kind has seats besides yours (`too_many_bots`)",

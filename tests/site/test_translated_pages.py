@@ -107,6 +107,12 @@ def test_a_tournaments_page_is_translated(alice, bob):
     _assert_translated(path, lambda client: client.get(path), user=bob)
 
 
+def test_an_arenas_page_is_translated(alice):
+    tournament = tournaments.create(user=alice, kind="blockade", system="arena", minutes=30)
+    path = f"/tournaments/{tournament.pk}/"
+    _assert_translated(path, lambda client: client.get(path), user=alice)
+
+
 @pytest.mark.parametrize("page", ["game", "replay"])
 def test_game_pages_are_translated(page, alice, bob, finished, waiting):
     for game in (finished, waiting):

@@ -21,6 +21,7 @@ READ_ATTRIBUTES = ("alt", "title", "aria-label", "placeholder")
 ALLOWED = frozenset({
     "bloqueio", "online", "quoridor", "blokus", "blockade", "run", "duo",
     "english", "português", "brasil", "api", "rating", "e-mail", "min", "offline",
+    "arena",
 })
 _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+")
 _WORD = re.compile("[^\\W\\d_](?:[\\w'\u2019-]*\\w)?")

@@ -29,7 +29,9 @@ class TournamentsView(APIView):
     def post(self, request: Request) -> Response:
         data = validated(io.CreateIn, request.data)
         tournament = services.create(user=request.user, kind=data["kind"],
-                                     rounds=data["rounds"], time_control=data["time_control"],
+                                     system=data["system"], rounds=data["rounds"],
+                                     minutes=data["minutes"],
+                                     time_control=data["time_control"],
                                      starts_at=data["starts_at"], ranked=data["ranked"])
         return Response(services.detail(tournament), status=status.HTTP_201_CREATED)
 
