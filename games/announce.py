@@ -5,7 +5,8 @@ Every service that changes what someone sees calls ``send_on_commit`` with what 
 announce, from inside the transaction that makes the change: a game's change (its
 events, seats, status, result: ``broadcast.Committed``, built by ``announce_on_commit``),
 a message to a game's sockets that is not an event (chat: ``ToGame``), or a personal
-notice to users' ``/ws/me/`` sockets (notifications, rematches: ``ToUsers``). It runs
+notice to users' ``/ws/me/`` sockets (notifications, rematches: ``ToUsers``), or a
+message to the sockets of a topic an app above games owns (a tournament: ``ToTopic``). It runs
 when the transaction commits (at once in autocommit), so a rolled-back write is never
 announced, and it is the live layer's single entry point: game changes go to the
 ``games.live.broadcast`` listeners (the sockets' fan-out), the others
@@ -49,7 +50,17 @@ class ToUsers:
     message: Message | Callable[[], Message]
 
 
-Announcement = broadcast.Committed | ToGame | ToUsers
+@dataclass(frozen=True)
+class ToTopic:
+    """A message for the sockets of a fan-out topic that games does not name itself (an
+    app above games: a tournament's page, ``tournament:{id}``). ``message`` may be a
+    function that builds it after the commit, from the committed database."""
+
+    topic: str
+    message: Message | Callable[[], Message]
+
+
+Announcement = broadcast.Committed | ToGame | ToUsers | ToTopic
 
 
 def send_on_commit(*announcements: Announcement) -> None:
@@ -64,6 +75,9 @@ def _send(announcements: Sequence[Announcement]) -> None:
             broadcast.publish(item)
         elif isinstance(item, ToGame):
             realtime.send_to_game(item.game_id, item.message)
+        elif isinstance(item, ToTopic):
+            realtime.send_to_topic(item.topic,
+                                   item.message() if callable(item.message) else item.message)
         else:
             message = item.message() if callable(item.message) else item.message
             realtime.notify_users(list(item.user_ids), message)
