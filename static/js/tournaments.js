@@ -127,8 +127,13 @@ async function act(what) {
 if (pageData) {
   for (const what of ["join", "withdraw", "start"]) $(`t-${what}`).addEventListener("click", () => act(what));
   socket = new LiveSocket(`/ws/tournaments/${pageData.id}/`, {
-    onMessage: (f) => { if (f.type === "hello" || f.type === "tournament") show(f.tournament); },
-    // Down (or never up): read the API until the socket is back, whose hello re-syncs.
-    onStatus: (online) => { if (online) stopPolling(); else startPolling(); },
+    onMessage: (f) => {
+      // The hello (re-)syncs: from then on the socket is the page's only source. (Open
+      // alone is not enough: a socket refused at once, 4429 or 4503, opens first.)
+      if (f.type === "hello") stopPolling();
+      if (f.type === "hello" || f.type === "tournament") show(f.tournament);
+    },
+    // Down (or never up): read the API until the socket is back.
+    onStatus: (online) => { if (!online) startPolling(); },
   });
 }

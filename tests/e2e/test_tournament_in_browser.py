@@ -88,3 +88,30 @@ def test_join_start_play_and_watch_the_standings_move(server: Any) -> None:
     run_in_browser(server, scenario)
     finished = Tournament.objects.get()
     assert finished.status == "finished" and finished.created_by == alice
+
+
+def test_without_its_socket_the_page_reads_the_api(server: Any) -> None:
+    """The tournament's socket cannot open (every attempt is closed at once): the page
+    shows the tournament all the same, and a change, from the API it reads meanwhile."""
+    alice, bob = user("alice"), user("bob")
+    made = tournaments.create(user=alice, kind="bloqueio2", rounds=1)
+    tournaments.join(tournament_id=made.pk, user=alice)
+
+    def scenario(new_page: Any) -> None:
+        page = new_page()
+        reads = reads_of_the_detail(page)
+        page.route_web_socket(re.compile(r"/ws/tournaments/"), lambda ws: ws.close())
+        page.goto(f"/tournaments/{made.pk}/")
+        page.wait_for_selector("#t-players li:has-text('alice')")
+        assert reads  # read from the API, not from a socket
+
+        def join() -> None:  # Django's sync ORM, off Playwright's loop
+            tournaments.join(tournament_id=made.pk, user=bob)
+
+        thread = threading.Thread(target=join)
+        thread.start()
+        thread.join()
+        page.wait_for_selector("#t-players li:has-text('bob')")
+        assert page.errors == []
+
+    run_in_browser(server, scenario)
