@@ -1,7 +1,8 @@
 """The tournament socket, `/ws/tournaments/{id}/` (docs/realtime.md): its hello is the
 API's detail; every change (join, withdraw, start and the round it seats, a table's game
 ending, the end) follows as a frame in version order; a rolled-back change is never
-announced; a notice lost on the way is caught up; an unknown tournament is closed 4404."""
+announced; a notice lost on the way is caught up; an unknown tournament is closed 4404,
+a bad token 4401, a banned watcher's socket 4403."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import transaction
 
+from accounts import services as accounts
 from bloqueio_site.asgi import application
 from games import services as games
 from games.live import realtime
 from games.live.consumers import BaseConsumer
 from tests.conftest import client_for
-from tests.ws_helpers import LOCAL, until_closed
+from tests.ws_helpers import LOCAL, token_headers, until_closed
 from tournaments import services
 from tournaments.models import Table, Tournament
 
@@ -171,3 +173,14 @@ async def test_a_bad_token_is_refused_with_4401(alice):
     await comm.connect()
     frames, code = await until_closed(comm)
     assert code == 4401 and frames[0]["code"] == "authentication_failed"
+
+
+async def test_a_ban_closes_a_watching_players_socket(alice, bob):
+    made = await sync_to_async(services.create)(user=alice, kind="bloqueio2", rounds=1)
+    comm = WebsocketCommunicator(application, f"/ws/tournaments/{made.pk}/",
+                                 headers=token_headers(bob.auth_token.key))
+    connected, _ = await comm.connect()
+    assert connected and (await _next(comm))["type"] == "hello"
+    await sync_to_async(accounts.ban_user)(bob)
+    frames, code = await until_closed(comm)
+    assert code == 4403 and frames[-1]["code"] == "banned"
