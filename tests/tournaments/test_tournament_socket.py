@@ -18,6 +18,7 @@ from bloqueio_site.asgi import application
 from games import services as games
 from games.live import realtime
 from games.live.consumers import BaseConsumer
+from games.live.frames import MAX_FRAME_BYTES
 from tests.conftest import client_for
 from tests.ws_helpers import LOCAL, token_headers, until_closed
 from tournaments import services
@@ -164,6 +165,36 @@ async def test_an_unknown_tournament_is_closed_with_4404(alice):
     assert [(f["type"], f["code"]) for f in frames] == [("error", "not_found")]
     assert str(missing) in frames[0]["detail"]
     assert not await sync_to_async(Tournament.objects.filter(pk=missing).exists)()
+
+
+async def test_the_unknown_tournament_is_said_in_the_browsers_language(alice):
+    details = []
+    for language in (b"en-US,en;q=0.9", b"pt-BR,pt;q=0.9"):
+        comm = WebsocketCommunicator(application, "/ws/tournaments/987654/",
+                                     headers=[*LOCAL, (b"accept-language", language)])
+        await comm.connect()
+        frames, code = await until_closed(comm)
+        assert code == 4404 and frames[0]["code"] == "not_found"
+        details.append(frames[0]["detail"])
+    assert details == ["No tournament 987654.", "Não há torneio 987654."]
+
+
+async def test_a_foreign_origin_is_refused_and_frames_are_checked_as_on_every_socket(alice):
+    made = await sync_to_async(services.create)(user=alice, kind="bloqueio2", rounds=1)
+    path = f"/ws/tournaments/{made.pk}/"
+    foreign = WebsocketCommunicator(application, path, headers=[
+        (b"origin", b"http://evil.example"), (b"host", b"localhost")])
+    connected, _ = await foreign.connect()
+    assert not connected  # before any accept: over HTTP, a 403
+    comm, _ = await _open(made.pk)
+    await comm.send_json_to({"type": "ping"})
+    assert await _next(comm) == {"type": "pong"}
+    await comm.send_to(text_data='{"type": "ping", "pad": "' + "x" * MAX_FRAME_BYTES + '"}')
+    assert (await _next(comm))["code"] == "too_large"
+    await comm.send_json_to({"type": "sync", "ref": 3})
+    refused = await _next(comm)
+    assert (refused["type"], refused["code"], refused["ref"]) == ("error", "unknown_type", 3)
+    await comm.disconnect()
 
 
 async def test_a_bad_token_is_refused_with_4401(alice):
