@@ -16,6 +16,7 @@ fan-out's, unchanged (docs/realtime.md).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -26,6 +27,8 @@ from django.db import transaction
 from games.live import broadcast, realtime
 from games.models import Game, Seat
 from games.selectors import game_json
+
+log = logging.getLogger(__name__)
 
 Message = dict[str, Any]
 
@@ -76,8 +79,15 @@ def _send(announcements: Sequence[Announcement]) -> None:
         elif isinstance(item, ToGame):
             realtime.send_to_game(item.game_id, item.message)
         elif isinstance(item, ToTopic):
-            realtime.send_to_topic(item.topic,
-                                   item.message() if callable(item.message) else item.message)
+            try:
+                message = item.message() if callable(item.message) else item.message
+            except Exception:
+                # Committed anyway: the topic's sockets catch up from the database
+                # (a tournament's at its heartbeat); the writer must not fail for it.
+                log.warning("announce: the message for %s could not be built", item.topic,
+                            exc_info=True)
+                continue
+            realtime.send_to_topic(item.topic, message)
         else:
             message = item.message() if callable(item.message) else item.message
             realtime.notify_users(list(item.user_ids), message)

@@ -21,7 +21,7 @@ from games.live.consumers import BaseConsumer
 from games.live.frames import MAX_FRAME_BYTES
 from tests.conftest import client_for
 from tests.ws_helpers import LOCAL, token_headers, until_closed
-from tournaments import services
+from tournaments import live, services
 from tournaments.models import Table, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -153,6 +153,21 @@ async def test_a_lost_notice_is_caught_up_at_the_heartbeat(alice, bob, monkeypat
     assert frame["type"] == "tournament" and frame["v"] == hello["v"] + 1
     assert _players(frame) == [("bob", False)]
     await comm.disconnect()
+
+
+async def test_a_frame_that_cannot_be_built_fails_no_change(alice, bob, monkeypatch):
+    """Building the frame after the commit fails (the database went away, say): the
+    change stands, its caller is answered, and sockets catch up from the database."""
+    made = await sync_to_async(services.create)(user=alice, kind="bloqueio2", rounds=1)
+
+    def broken(tournament_id: int) -> dict[str, Any]:
+        raise RuntimeError("no frame")
+
+    monkeypatch.setattr(live, "frame", broken)
+    joined = await sync_to_async(services.join)(tournament_id=made.pk, user=bob)
+    assert joined.v == 1
+    assert await sync_to_async(
+        Tournament.objects.filter(pk=made.pk, entries__user=bob, v=1).exists)()
 
 
 async def test_an_unknown_tournament_is_closed_with_4404(alice):
