@@ -12,6 +12,7 @@ commit and its PUBLISH) is caught up.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -20,8 +21,10 @@ from bloqueio_site import jsontext
 from bloqueio_site.off_loop import off_loop
 from games.live import fanout
 from games.live.frames import CLOSE_NOT_FOUND, CLOSE_UNAUTHORIZED
-from games.live.sockets import TOKEN_REFUSED, BaseConsumer
+from games.live.sockets import TOKEN_REFUSED, UNAVAILABLE_ERRORS, BaseConsumer
 from tournaments import live
+
+log = logging.getLogger(__name__)
 
 NO_TOURNAMENT = _("No tournament %(id)s.")
 
@@ -82,9 +85,13 @@ class TournamentConsumer(BaseConsumer):
         cheap read of the version; the whole tournament only when it moved)."""
         if not self.ready:
             return
-        v = await off_loop(live.version)(self.tournament_id)
-        if v is None or v <= self.v:
+        try:
+            v = await off_loop(live.version)(self.tournament_id)
+            if v is None or v <= self.v:
+                return
+            found = await off_loop(live.current)(self.tournament_id)
+        except UNAVAILABLE_ERRORS as exc:  # the database is down: try at the next beat
+            log.warning("tournament %s: catch-up failed (%r)", self.tournament_id, exc)
             return
-        found = await off_loop(live.current)(self.tournament_id)
         if found is not None:
             self._newer(found)
