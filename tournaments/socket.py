@@ -43,8 +43,8 @@ class TournamentConsumer(BaseConsumer):
             return
         if not await self.listen_for_ban():
             return
-        # Listen before reading: a change committed in between arrives as a frame at or
-        # below the hello's version (dropped), never as a loss.
+        # Listen before reading: a change that commits meanwhile arrives as a frame at or
+        # below the hello's version (dropped) or above it (sent), never as a loss.
         await self.join(live.topic(self.tournament_id))
         found = await off_loop(live.current)(self.tournament_id)
         if found is None:
