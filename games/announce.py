@@ -5,7 +5,8 @@ Every service that changes what someone sees calls ``send_on_commit`` with what 
 announce, from inside the transaction that makes the change: a game's change (its
 events, seats, status, result: ``broadcast.Committed``, built by ``announce_on_commit``),
 a message to a game's sockets that is not an event (chat: ``ToGame``), or a personal
-notice to users' ``/ws/me/`` sockets (notifications, rematches: ``ToUsers``). It runs
+notice to users' ``/ws/me/`` sockets (notifications, rematches: ``ToUsers``), or a
+message to the sockets of a topic an app above games owns (a tournament: ``ToTopic``). It runs
 when the transaction commits (at once in autocommit), so a rolled-back write is never
 announced, and it is the live layer's single entry point: game changes go to the
 ``games.live.broadcast`` listeners (the sockets' fan-out), the others
@@ -15,6 +16,7 @@ fan-out's, unchanged (docs/realtime.md).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -25,6 +27,8 @@ from django.db import transaction
 from games.live import broadcast, realtime
 from games.models import Game, Seat
 from games.selectors import game_json
+
+log = logging.getLogger(__name__)
 
 Message = dict[str, Any]
 
@@ -49,7 +53,17 @@ class ToUsers:
     message: Message | Callable[[], Message]
 
 
-Announcement = broadcast.Committed | ToGame | ToUsers
+@dataclass(frozen=True)
+class ToTopic:
+    """A message for the sockets of a fan-out topic that games does not name itself (an
+    app above games: a tournament's page, ``tournament:{id}``). ``message`` may be a
+    function that builds it after the commit, from the committed database."""
+
+    topic: str
+    message: Message | Callable[[], Message]
+
+
+Announcement = broadcast.Committed | ToGame | ToUsers | ToTopic
 
 
 def send_on_commit(*announcements: Announcement) -> None:
@@ -64,6 +78,16 @@ def _send(announcements: Sequence[Announcement]) -> None:
             broadcast.publish(item)
         elif isinstance(item, ToGame):
             realtime.send_to_game(item.game_id, item.message)
+        elif isinstance(item, ToTopic):
+            try:
+                message = item.message() if callable(item.message) else item.message
+            except Exception:
+                # Committed anyway: the topic's sockets catch up from the database
+                # (a tournament's at its heartbeat); the writer must not fail for it.
+                log.warning("announce: the message for %s could not be built", item.topic,
+                            exc_info=True)
+                continue
+            realtime.send_to_topic(item.topic, message)
         else:
             message = item.message() if callable(item.message) else item.message
             realtime.notify_users(list(item.user_ids), message)

@@ -5,5 +5,6 @@ round), ``standings`` (placement points and tie-breaks) and ``arena`` (pairing f
 players, lichess-like scoring); none of them imports Django (an import-linter
 contract in pyproject.toml). The app around it runs the Swiss: ``models``,
 ``services`` (create, join, withdraw, start, and the advance from round to round),
-``api`` and ``jobs`` (the worker's).
+``api``, ``jobs`` (the worker's), and ``live`` and ``socket`` (every change versioned and
+pushed to the tournament's page over `/ws/tournaments/{id}/`).
 """

@@ -50,6 +50,13 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     # Why it ended without standings (cancelled): "too_few_players", "moderator".
     cancelled_because = models.CharField(_("cancelled because"), max_length=32, blank=True)
+    # The tournament's version: one more with every change its page shows (an entry, a
+    # round seated or closed, a table's game ended, the end), in the change's own
+    # transaction; its socket's frames carry it (tournaments/live.py).
+    v = models.PositiveIntegerField(_("version"), default=0)
+    # How many of its tables' games had ended at the last change: the worker's step
+    # compares it with the database's to hear a game end (tournaments/live.py).
+    games_ended = models.PositiveIntegerField(_("games ended"), default=0)
 
     class Meta:
         verbose_name = _("tournament")

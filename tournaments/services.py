@@ -27,7 +27,7 @@ from games.errors import InvalidRequest
 from games.models import Game, Rating
 from games.models import Status as GameStatus
 from games.round import default_time_control
-from tournaments import arenas, seating
+from tournaments import arenas, live, seating
 from tournaments.errors import (
     NotOrganiser,
     RoundPlaying,
@@ -128,9 +128,12 @@ def join(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
         tournament = _locked(tournament_id)
         _open_for_entries(tournament)
         entry, created = Entry.objects.get_or_create(tournament=tournament, user_id=user.pk)
-        if not created and entry.withdrawn_at is not None:
+        back = not created and entry.withdrawn_at is not None
+        if back:
             entry.withdrawn_at = None
             entry.save(update_fields=["withdrawn_at"])
+        if created or back:
+            live.changed(tournament)
     return tournament
 
 
@@ -144,6 +147,7 @@ def withdraw(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
                                        withdrawn_at=None).update(withdrawn_at=timezone.now())
         if not updated:
             raise InvalidRequest(_("You are not in this tournament."), code="not_entered")
+        live.changed(tournament)
     return tournament
 
 
@@ -157,6 +161,7 @@ def start(*, tournament_id: int, user: AbstractBaseUser,
         if tournament.status != State.UPCOMING:
             raise _closed(tournament)
         _start(tournament, now or timezone.now())
+        live.changed(tournament)
     return tournament
 
 
@@ -186,6 +191,7 @@ def cancel(*, tournament_id: int, because: str, now: datetime | None = None) -> 
         _end(tournament, State.CANCELLED, now or timezone.now(), because=because)
         Round.objects.filter(tournament=tournament, finished_at=None).update(
             finished_at=tournament.finished_at)
+        live.changed(tournament)
     return tournament
 
 
@@ -203,6 +209,7 @@ def remove_player(*, tournament_id: int, user_id: int, now: datetime | None = No
         if not updated:
             raise InvalidRequest(_("That player is not in this tournament."),
                                  code="not_entered")
+        live.changed(tournament)
     return tournament
 
 
@@ -259,21 +266,26 @@ def advance(*, tournament_id: int, now: datetime | None = None) -> bool:
                 _start(tournament, now)
             except TooFewPlayers:
                 _end(tournament, State.CANCELLED, now, because="too_few_players")
+            live.changed(tournament)
             return True
         if tournament.status != State.RUNNING:
             return False
         if tournament.system == System.ARENA:
-            return arenas.advance(tournament, now)
+            if arenas.advance(tournament, now):
+                live.changed(tournament)
+                return True
+            return live.note_game_ends(tournament)  # a game's end moves the standings
         last = Round.objects.filter(tournament=tournament).order_by("-number").first()
         assert last is not None  # a running tournament seated its first round
         if last.finished_at is None:
             tables = Table.objects.filter(round=last).values("game")
             if Game.objects.filter(pk__in=tables).exclude(status__in=_ENDED).exists():
-                return False
+                return live.note_game_ends(tournament)  # a table's end moves the standings
             last.finished_at = now
             last.save(update_fields=["finished_at"])
             if last.number >= tournament.round_count:
                 _end(tournament, State.FINISHED, now)
+            live.changed(tournament)
             return True
         if now < last.finished_at + round_pause():
             return False
@@ -282,6 +294,7 @@ def advance(*, tournament_id: int, now: datetime | None = None) -> bool:
             _end(tournament, State.FINISHED, now)  # too few left to seat a table
         else:
             _seat_next_round(tournament, now)
+        live.changed(tournament)
         return True
 
 
@@ -357,6 +370,7 @@ def summary(tournament: Tournament) -> dict[str, Any]:
         "starts_at": tournament.starts_at, "started_at": tournament.started_at,
         "finished_at": tournament.finished_at,
         "cancelled_because": tournament.cancelled_because or None,
+        "v": tournament.v,
     }
 
 

@@ -1,6 +1,7 @@
 """Tournament pages: the list (with a form to create one) and a tournament's page (its
-players, rounds, tables and standings). Both draw from the API (static/js/tournaments.js),
-which they refresh while a tournament is upcoming or running."""
+players, rounds, tables and standings). Both are drawn by static/js/tournaments.js: the
+list from the API, read again every few seconds; a tournament's page from its socket,
+`/ws/tournaments/{id}/` (the API only while the socket is down)."""
 
 from __future__ import annotations
 

@@ -358,12 +358,15 @@ class Hub:
 
     async def _catch_up_all(self) -> None:
         """After a lost subscription: the games that moved on meanwhile (one query finds
-        them) are refilled, once each; if the database cannot say, every listener checks."""
+        them) are refilled, once each; if the database cannot say, every listener checks.
+        The listeners of other topics (the lobby, a tournament's) check for themselves:
+        the audit knows only games' versions."""
         behind = await self.audit()
         if behind is None:
             await self._tell(list(self.listeners))
         else:
             await self._refill(behind)
+            await self._tell([t for t in self.listeners if not t.startswith("game:")])
 
     async def _refill(self, topics: list[str]) -> None:
         """Catch up the listeners of each game in `topics` with ONE read per game: the

@@ -129,6 +129,14 @@ def send_to_game(game_id: int, message: dict[str, Any]) -> None:
     _send_soon([(fanout.game_topic(game_id), message)], f"{message['type']} of game {game_id}")
 
 
+def send_to_topic(topic: str, message: dict[str, Any]) -> None:
+    """Fan a committed change out to the sockets of `topic`, one an app above games
+    names (a tournament's, `tournament:{id}`): the same one PUBLISH and per-process
+    delivery. Services do not call it: `games.announce.send_on_commit(ToTopic(...))`
+    does, after commit."""
+    _send_soon([(topic, message)], f"{message['type']} on {topic}")
+
+
 def notify_users(user_ids: list[int], message: dict[str, Any]) -> None:
     """A personal `notify` message to each of `user_ids`' `/ws/me/` sockets, on every
     process (a notification and the unread count, a rematch offered, answered, started).

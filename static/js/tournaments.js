@@ -1,9 +1,13 @@
 // The tournament pages (docs/tournaments.md): the list, with the form that creates one,
-// and a tournament's page (players, rounds with a link to watch each table, standings),
-// both drawn from the API and read again every few seconds while anything can change.
+// drawn from the API and read again every few seconds, and a tournament's page (players,
+// rounds with a link to watch each table, standings), live over its socket
+// (/ws/tournaments/{id}/, docs/realtime.md): every frame is the whole tournament with its
+// version `v`; one at or below the version shown is dropped. While the socket is down
+// (it reconnects with back-off) the page reads the API every few seconds instead.
 
 import { el, get, post, readData } from "./api.js";
 import { formatNumber, gettext, interpolate, pgettext } from "./i18n.js";
+import { LiveSocket } from "./socket.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 4000;
@@ -127,23 +131,56 @@ function renderArena(t, me) {
     : el("p", { class: "muted" }, gettext("No games yet.")));
 }
 
+// The tournament as shown: its version, and whether it can still change.
+const shown = { v: -1, over: false };
+let socket = null;
+let polling = null;
+
+// Show `t` unless the page already shows it or a newer version (a frame and an answer
+// to the page's own join or start can arrive in either order).
+function show(t) {
+  if (typeof t.v !== "number" || t.v <= shown.v) return;
+  shown.v = t.v;
+  render(t);
+  if (t.status === "finished" || t.status === "cancelled") {
+    shown.over = true; // nothing changes any more: no socket, no reads
+    stopPolling();
+    if (socket) socket.close();
+  }
+}
+
 async function refresh() {
   const res = await get(`/api/tournaments/${pageData.id}/`);
-  if (res.ok) render(res.data);
-  return res.ok ? res.data : null;
+  if (res.ok) show(res.data);
+}
+
+function startPolling() {
+  if (polling !== null || shown.over) return;
+  refresh();
+  polling = setInterval(refresh, REFRESH_MS);
+}
+
+function stopPolling() {
+  if (polling !== null) clearInterval(polling);
+  polling = null;
 }
 
 async function act(what) {
   const res = await post(`/api/tournaments/${pageData.id}/${what}/`);
   $("t-error").textContent = res.ok ? "" : (res.data && res.data.detail) || gettext("That did not work; try again.");
-  if (res.ok) render(res.data);
+  if (res.ok) show(res.data);
 }
 
 if (pageData) {
   for (const what of ["join", "withdraw", "start"]) $(`t-${what}`).addEventListener("click", () => act(what));
-  const loop = async () => {
-    const t = await refresh();
-    if (!t || t.status === "upcoming" || t.status === "running") setTimeout(loop, REFRESH_MS);
-  };
-  loop();
+  socket = new LiveSocket(`/ws/tournaments/${pageData.id}/`, {
+    onMessage: (f) => {
+      // The hello (re-)syncs: from then on the socket is the page's only source. (Open
+      // alone is not enough: a socket refused at once, 4429 or 4503, opens first.)
+      if (f.type === "hello") stopPolling();
+      if (f.type === "hello" || f.type === "tournament") show(f.tournament);
+    },
+    // Down (or never up): read the API until the socket is back.
+    onStatus: (online) => { if (!online) startPolling(); },
+  });
 }

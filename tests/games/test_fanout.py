@@ -133,6 +133,28 @@ async def test_a_lost_subscription_comes_back_and_listeners_catch_up(settings, t
         redis.kill()
 
 
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+async def test_after_a_lost_subscription_the_listeners_of_other_topics_check_too(
+        settings, tmp_path):
+    """The audit knows only games' versions: with the database answering, the listeners
+    of the lobby and of an app's topic (a tournament's) are told to check for themselves."""
+    redis = PrivateRedis(tmp_path)
+    redis.start()
+    settings.REDIS_URL = redis.url
+    try:
+        there = fanout.Hub()
+        listener = Recorder()
+        await there.join(realtime.LOBBY_TOPIC, listener)
+        redis.kill()
+        await asyncio.sleep(0.5)
+        redis.start()
+        await asyncio.wait_for(listener.reconnected.wait(), 15)
+        await there.leave(realtime.LOBBY_TOPIC, listener)
+    finally:
+        redis.kill()
+
+
 class Socket(Recorder):
     """A listener that, like a game socket, knows the last ply it has."""
 

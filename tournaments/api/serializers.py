@@ -70,6 +70,8 @@ class SummaryOut(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     cancelled_because = serializers.CharField(
         allow_null=True, help_text="too_few_players (at its start time), moderator")
+    v = serializers.IntegerField(help_text="its version: one more with every change (the "
+                                           "socket's frames carry it; docs/realtime.md)")
 
 
 class ListOut(serializers.Serializer):
