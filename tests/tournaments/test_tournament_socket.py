@@ -230,3 +230,48 @@ async def test_a_ban_closes_a_watching_players_socket(alice, bob):
     await sync_to_async(accounts.ban_user)(bob)
     frames, code = await until_closed(comm)
     assert code == 4403 and frames[-1]["code"] == "banned"
+
+
+def _arena_game_ends(tournament_id: int, user: Any) -> bool:
+    """`user` resigns their arena game; then the worker's step."""
+    from tournaments.models import Pairing
+
+    game_id = Pairing.objects.get(tournament_id=tournament_id, seats__contains=[user.pk]
+                                  ).game_id
+    games.resign(game_id=game_id, user=user)
+    return services.advance(tournament_id=tournament_id)
+
+
+async def test_an_arenas_pairings_and_game_ends_are_frames_too(alice, bob, carol):
+    made = await sync_to_async(services.create)(user=alice, kind="blockade", minutes=10,
+                                                 system="arena")
+    tid = made.pk
+    comm, hello = await _open(tid)
+    for user in (alice, bob):
+        await sync_to_async(services.join)(tournament_id=tid, user=user)
+    await sync_to_async(services.start)(tournament_id=tid, user=alice)
+    frames = [await _next(comm) for _ in range(3)]
+    assert [f["v"] for f in frames] == [1, 2, 3]
+    started = frames[-1]["tournament"]
+    assert started["status"] == "running"
+    assert [g["seats"] for g in started["games"]] in (
+        [["alice", "bob"]], [["bob", "alice"]])  # paired at the start
+    assert started["standings"][0]["games"] == 0
+
+    # alice wins; nobody else is free, and they just played each other: not paired
+    assert await sync_to_async(_arena_game_ends)(tid, bob)
+    ended = await _next(comm)
+    assert ended["v"] == 4
+    assert [g["status"] for g in ended["tournament"]["games"]] == ["finished"]
+    top = ended["tournament"]["standings"][0]
+    assert (top["username"], top["points"], top["games"]) == ("alice", 2, 1)
+    assert not await sync_to_async(services.advance)(tournament_id=tid)  # nothing new
+
+    await sync_to_async(services.join)(tournament_id=tid, user=carol)  # a late entry
+    assert (await _next(comm))["v"] == 5
+    assert await sync_to_async(services.advance)(tournament_id=tid)  # carol is paired
+    paired = await _next(comm)
+    assert paired["v"] == 6
+    assert len(paired["tournament"]["games"]) == 2
+    assert "carol" in paired["tournament"]["games"][0]["seats"]  # latest first
+    await comm.disconnect()
