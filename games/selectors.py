@@ -214,7 +214,8 @@ def clocks_json(game: Game) -> dict[str, Any] | None:
     first_move = running is not None and not clock["moved"][running]
     aborts = first_move and game.turn_started_at is not None and restored_clock(
         game.time_control, clock, game.turn_started_at,
-        private=game.private).missed_first_move_aborts(running)
+        private=game.private,
+        absence_forfeits=game.absence_forfeits).missed_first_move_aborts(running)
     return {
         "remaining_ms": list(clock["remaining_ms"]),
         "turn_started_at": iso(game.turn_started_at),
