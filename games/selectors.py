@@ -227,6 +227,18 @@ def clocks_json(game: Game) -> dict[str, Any] | None:
     }
 
 
+def absent_seats(game_ids: Sequence[int]) -> set[tuple[int, int]]:
+    """(game id, seat) of the seats of these games that ran out of time without ever
+    having moved: they never came to the table (games where absence forfeits)."""
+    flagged = Event.objects.filter(game_id__in=list(game_ids), action__type="timeout"
+                                   ).values_list("game_id", "seat")
+    found = set(flagged)
+    clocks = dict(Game.objects.filter(pk__in={g for g, _ in found}
+                                      ).values_list("pk", "clock"))
+    return {(g, s) for g, s in found
+            if clocks.get(g) and not clocks[g]["moved"][s]}
+
+
 def game_json(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The public JSON of a game (docs/api.md); `seats` must carry their users."""
     return {

@@ -20,21 +20,22 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import engine, services
+from games import engine, outbox, services
 from games.errors import InvalidRequest
 from games.models import Game, Rating
 from games.models import Status as GameStatus
 from games.round import default_time_control
-from tournaments import seating
+from tournaments import absences, seating
 from tournaments.errors import (
     NotOrganiser,
+    RemovedByModerator,
     RoundPlaying,
     TooFewPlayers,
     TooManyTournaments,
     TournamentClosed,
     TournamentNotFound,
 )
-from tournaments.models import Entry, Round, State, Table, Tournament
+from tournaments.models import Entry, Round, State, Table, Tournament, Withdrawal
 from tournaments.standings import RoundResult, standings
 
 ROUNDS = (1, 15)
@@ -101,7 +102,8 @@ def _open_for_entries(tournament: Tournament) -> None:
 
 
 def join(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
-    """Enter the tournament (again, after a withdrawal): seated from the next round on."""
+    """Enter the tournament (again, after a withdrawal of one's own or for absence, not
+    after a moderator's): seated from the next round on."""
     if getattr(user, "bot_level", ""):
         raise InvalidRequest(_("Tournaments are for people."), code="bot_account")
     with transaction.atomic():
@@ -109,8 +111,11 @@ def join(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
         _open_for_entries(tournament)
         entry, created = Entry.objects.get_or_create(tournament=tournament, user_id=user.pk)
         if not created and entry.withdrawn_at is not None:
+            if entry.withdrawn_because == Withdrawal.REMOVED:
+                raise RemovedByModerator(_("A moderator took you out of this tournament."))
             entry.withdrawn_at = None
-            entry.save(update_fields=["withdrawn_at"])
+            entry.withdrawn_because = ""
+            entry.save(update_fields=["withdrawn_at", "withdrawn_because"])
     return tournament
 
 
@@ -121,7 +126,9 @@ def withdraw(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
         tournament = _locked(tournament_id)
         _open_for_entries(tournament)
         updated = Entry.objects.filter(tournament=tournament, user_id=user.pk,
-                                       withdrawn_at=None).update(withdrawn_at=timezone.now())
+                                       withdrawn_at=None).update(
+                                           withdrawn_at=timezone.now(),
+                                           withdrawn_because=Withdrawal.WITHDREW)
         if not updated:
             raise InvalidRequest(_("You are not in this tournament."), code="not_entered")
     return tournament
@@ -176,7 +183,8 @@ def remove_player(*, tournament_id: int, user_id: int, now: datetime | None = No
             raise _closed(tournament)
         updated = Entry.objects.filter(tournament=tournament, user_id=user_id,
                                        withdrawn_at=None).update(
-                                           withdrawn_at=now or timezone.now())
+                                           withdrawn_at=now or timezone.now(),
+                                           withdrawn_because=Withdrawal.REMOVED)
         if not updated:
             raise InvalidRequest(_("That player is not in this tournament."),
                                  code="not_entered")
@@ -193,7 +201,9 @@ def _history(tournament: Tournament) -> tuple[list[Round], list[seating.Round]]:
 
 
 def _seat_next_round(tournament: Tournament, now: datetime) -> Round:
-    """Under the tournament's lock: seat and start the next round (every table a game)."""
+    """Under the tournament's lock: seat and start the next round (every table a game
+    where absence forfeits: tournaments/absences.py), each table's people told that it
+    is ready through the outbox, in this transaction."""
     seats = seating.table_size(tournament.kind)
     rows, history = _history(tournament)
     entrants = list(Entry.objects.filter(tournament=tournament, withdrawn_at=None)
@@ -210,9 +220,20 @@ def _seat_next_round(tournament: Tournament, now: datetime) -> Round:
     for at, table in enumerate(seated.tables, 1):
         game = services.start_table(kind=tournament.kind, holders=list(table.seats),
                                     ranked=tournament.ranked, bot_level=BOT_LEVEL,
-                                    time_control=tournament.time_control, now=now)
+                                    time_control=tournament.time_control, now=now,
+                                    absence_forfeits=True)
         Table.objects.create(round=row, number=at, game=game, seats=list(table.seats))
+        outbox.record(_table_ready(tournament, number, game, table.seats), now=now)
     return row
+
+
+def _table_ready(tournament: Tournament, number: int, game: Game,
+                 seats: tuple[int | None, ...]) -> outbox.Effect:
+    """The "your table is ready" row: all its handler needs, in plain words
+    (notifications/handlers.py; notifications does not read tournaments)."""
+    return outbox.Effect(outbox.TABLE_READY, game.pk, {
+        "user_ids": [uid for uid in seats if uid is not None], "kind": tournament.kind,
+        "tournament": tournament.pk, "system": tournament.system, "round": number})
 
 
 def round_pause() -> timedelta:
@@ -247,6 +268,7 @@ def advance(*, tournament_id: int, now: datetime | None = None) -> bool:
                 return False
             last.finished_at = now
             last.save(update_fields=["finished_at"])
+            absences.withdraw_absent(tournament, last, now)
             if last.number >= tournament.round_count:
                 _end(tournament, State.FINISHED, now)
             return True
@@ -305,9 +327,12 @@ def detail(tournament: Tournament) -> dict[str, Any]:
         return None if uid is None else names.get(uid)
 
     lines = _lines(tournament, rows, history)
+    absent = absences.absences(t for row in rows for t in row.tables.all())
     return {
         **summary(tournament),
-        "players": [{"username": names[e.user_id], "withdrawn": e.withdrawn_at is not None}
+        "players": [{"username": names[e.user_id], "withdrawn": e.withdrawn_at is not None,
+                     "withdrawn_because": e.withdrawn_because or None,
+                     "absences": absent[e.user_id]}
                     for e in entries],
         "rounds": [{"number": row.number, "finished": row.finished_at is not None,
                     "byes": [name(uid) for uid in row.byes],
