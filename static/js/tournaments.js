@@ -3,7 +3,7 @@
 // both drawn from the API and read again every few seconds while anything can change.
 
 import { el, get, post, readData } from "./api.js";
-import { formatNumber, gettext, interpolate, pgettext } from "./i18n.js";
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 4000;
@@ -77,7 +77,16 @@ function render(t) {
       " · ", ...table.seats.flatMap((name, i) => (i ? [", ", player(name)] : [player(name)]))))),
     r.byes.length ? el("p", { class: "small muted" }, interpolate(gettext("Byes: %(names)s"), { names: r.byes.join(", ") })) : "")));
   $("t-players").replaceChildren(...t.players.map((p) => el("li", {}, player(p.username),
-    p.withdrawn ? ` (${gettext("withdrawn")})` : "")));
+    p.withdrawn ? ` (${withdrawal(p.withdrawn_because)})` : "",
+    p.absences && !p.withdrawn ? ` (${interpolate(ngettext("absent %(count)s time", "absent %(count)s times",
+      p.absences), { count: formatNumber(p.absences) })})` : "")));
+}
+
+// Why a player is withdrawn (the API's withdrawn_because; docs/tournaments.md).
+function withdrawal(because) {
+  if (because === "absent") return gettext("withdrawn: absent twice");
+  if (because === "removed") return gettext("withdrawn by a moderator");
+  return gettext("withdrawn");
 }
 
 async function refresh() {
