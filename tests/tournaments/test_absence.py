@@ -73,7 +73,7 @@ def test_an_absent_seat_loses_on_time_the_others_play_on_and_a_second_absence_wi
         assert game.status == "finished" and game.result["winner"] == last
         # Leavers rank after those still in, the latest to leave first: zed is last.
         assert game.result["ranking"][absent] == 4
-        worker.run_now("tournaments")  # the round closes (and the next is seated)
+        worker.run_now("tournaments")  # every table over: the round closes
         body = organiser.get(url).json()
         zed = next(p for p in body["players"] if p["username"] == "zed")
         assert zed["absences"] == number
