@@ -66,6 +66,10 @@ class Game(models.Model):
     # A private game is not listed anywhere and is seen only by its table, its invited
     # users and whoever holds `invite_token` (games/privacy.py).
     private = models.BooleanField(_("private"), default=False)
+    # Decided at its start by whoever seated it (an organiser's table): a seat that never
+    # makes its first move loses on time and the others play on, rather than the whole
+    # game being aborted (games/round/clock.py).
+    absence_forfeits = models.BooleanField(_("absence forfeits"), default=False)
     # The secret of the game's invitation link (/games/<id>/invite/<token>/): it seats
     # whoever opens it while seats are free, and lets them watch a private game.
     invite_token = models.CharField(_("invitation token"), max_length=32, null=True,

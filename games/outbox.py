@@ -51,7 +51,11 @@ GAME_OVER = "game_over"  # a turn-based game finished: {"seated", "kind"}
 INVITED = "invited"  # an invitation by name: {"invitation"}
 INVITATION_REVOKED = "invitation_revoked"  # taken back: {"invitation", "invited"}
 REMATCH_OFFERED = "rematch_offered"  # {"by", "user_ids", "kind"}
-KINDS = (TURN, GAME_OVER, INVITED, INVITATION_REVOKED, REMATCH_OFFERED)
+# A game an organiser seated and started is ready for its people: {"user_ids", "kind",
+# and what the organiser adds to say where it comes from}; written by the app above
+# that seated it, in the transaction that started the game.
+TABLE_READY = "table_ready"
+KINDS = (TURN, GAME_OVER, INVITED, INVITATION_REVOKED, REMATCH_OFFERED, TABLE_READY)
 
 CHANNEL = "games_outbox"  # the NOTIFY channel of the insert trigger
 BATCH = 100  # rows a worker tick carries out at most

@@ -136,7 +136,7 @@ def round_of(game: Game) -> Round:
     clock = None
     if game.clock is not None and game.turn_started_at is not None:
         clock = restored_clock(game.time_control, game.clock, game.turn_started_at,
-                               private=game.private)
+                               private=game.private, absence_forfeits=game.absence_forfeits)
     result = None
     if game.result is not None:
         stored = game.result
@@ -426,7 +426,8 @@ def start(game: Game, seats: list[Seat], now: datetime, change: str) -> Game:
     begins, clock running; announced as `change`. Returns the row after it."""
     written = commit(held(game, seats),
                      Progress((), start_round(game.kind, game.time_control, now,
-                                                private=game.private)),
+                                                private=game.private,
+                                                absence_forfeits=game.absence_forfeits)),
                      change=change)
     if written is None:  # the caller holds the row's lock: nothing can have moved it
         raise RuntimeError(f"game {game.pk} changed under its lock")

@@ -214,7 +214,8 @@ def clocks_json(game: Game) -> dict[str, Any] | None:
     first_move = running is not None and not clock["moved"][running]
     aborts = first_move and game.turn_started_at is not None and restored_clock(
         game.time_control, clock, game.turn_started_at,
-        private=game.private).missed_first_move_aborts(running)
+        private=game.private,
+        absence_forfeits=game.absence_forfeits).missed_first_move_aborts(running)
     return {
         "remaining_ms": list(clock["remaining_ms"]),
         "turn_started_at": iso(game.turn_started_at),
@@ -224,6 +225,18 @@ def clocks_json(game: Game) -> dict[str, Any] | None:
         # Missing this first move's deadline aborts the game (else it flags the seat).
         "first_move_aborts": bool(aborts),
     }
+
+
+def absent_seats(game_ids: Sequence[int]) -> set[tuple[int, int]]:
+    """(game id, seat) of the seats of these games that ran out of time without ever
+    having moved: they never came to the table (games where absence forfeits)."""
+    flagged = Event.objects.filter(game_id__in=list(game_ids), action__type="timeout"
+                                   ).values_list("game_id", "seat")
+    found = set(flagged)
+    clocks = dict(Game.objects.filter(pk__in={g for g, _ in found}
+                                      ).values_list("pk", "clock"))
+    return {(g, s) for g, s in found
+            if clocks.get(g) and not clocks[g]["moved"][s]}
 
 
 def game_json(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:

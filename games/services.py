@@ -280,10 +280,13 @@ def start_ranked_game(
 def start_table(
     *, kind: str, holders: Sequence[int | None], ranked: bool, bot_level: str,
     time_control: dict[str, int] | None, now: datetime | None = None,
+    absence_forfeits: bool = False,
 ) -> Game:
     """A game that starts at once with the seats an organiser chose (a tournament's
     table): `holders[i]` plays seat i, None a bot at `bot_level`. Ranked only with
     people at every seat (a bot seat makes the table casual, as everywhere).
+    `absence_forfeits`: a seat whose first move never comes loses on time, the others
+    play on (games/round/clock.py), rather than the game being aborted.
 
     A live ranked table books its players (LiveRankedSeat) where they are free; a
     player already in another live ranked game is seated all the same: the organiser,
@@ -307,7 +310,8 @@ def start_table(
     with transaction.atomic():
         return _started_now(kind=kind, ranked=ranked, time_control=clean_tc, now=now,
                             seats=[(i, bot if uid is None else uid, uid is None)
-                                   for i, uid in enumerate(holders)], book=book)
+                                   for i, uid in enumerate(holders)], book=book,
+                            absence_forfeits=absence_forfeits)
 
 
 def start_rematch(*, of: Game, seats: Sequence[tuple[int, int, bool]], offered_by: int,
@@ -326,7 +330,7 @@ def _started_now(*, kind: str, ranked: bool, time_control: dict[str, int] | None
                  seats: Sequence[tuple[int, int, bool]], now: datetime,
                  book: Callable[[Game], None] | None = None,
                  private: bool = False, created_by: int | None = None,
-                 change: str = "matched") -> Game:
+                 change: str = "matched", absence_forfeits: bool = False) -> Game:
     """In the caller's transaction: a new game of `kind` whose `seats` (seat, user id,
     is a bot) someone else chose (matchmaking, a tournament, a rematch), its players
     booked by `book`, started at once and announced as `change` ("matched" unless
@@ -336,7 +340,8 @@ def _started_now(*, kind: str, ranked: bool, time_control: dict[str, int] | None
     game = Game.objects.create(kind=kind, ranked=ranked, seat_count=rules.seats,
                                time_control=time_control, state=rules.initial().to_json(),
                                private=private, created_by_id=created_by,
-                               invite_token=privacy.new_token() if private else None)
+                               invite_token=privacy.new_token() if private else None,
+                               absence_forfeits=absence_forfeits)
     if book is not None:
         book(game)
     seat_rows.insert(game.pk, seats)

@@ -1,5 +1,6 @@
 """Notifications made from the outbox rows games writes (games/outbox.py): "your turn"
-and "game over" in turn-based games, invitations and rematch offers.
+and "game over" in turn-based games, invitations and rematch offers, and a table an
+organiser seated (a tournament's round: the app above writes that row).
 
 Each handler runs in the worker, in the transaction that marks its row done, so the
 notifications it writes commit with that mark or not at all (a crash: the row is taken
@@ -94,6 +95,18 @@ def rematch_offered(row: Outbox) -> None:
                         data={"kind": payload["kind"], "by": payload["by"], "rematch": True})
 
 
+def table_ready(row: Outbox) -> None:
+    """An organiser (a tournament's round) seated a table: each person at it is told,
+    with the words the row carries, unless its game is already over."""
+    if not Game.objects.filter(pk=row.game_id, status=Status.ACTIVE).exists():
+        return
+    payload = row.payload
+    data = {key: payload[key] for key in ("kind", "tournament", "system", "round")
+            if key in payload}
+    for user in User.objects.filter(pk__in=payload["user_ids"]).order_by("pk"):
+        services.notify(user, Kind.TABLE_READY, game_id=row.game_id, data=data)
+
+
 # The outbox kinds notifications carries out; notifications/kinds.py says which
 # notification kind each one feeds (`fed_by`), and apps.py registers them from there.
 BY_OUTBOX_KIND: dict[str, Callable[[Outbox], None]] = {
@@ -102,4 +115,5 @@ BY_OUTBOX_KIND: dict[str, Callable[[Outbox], None]] = {
     outbox.INVITED: invited,
     outbox.INVITATION_REVOKED: invitation_revoked,
     outbox.REMATCH_OFFERED: rematch_offered,
+    outbox.TABLE_READY: table_ready,
 }

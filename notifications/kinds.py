@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import invitations, outbox, rematch
+from games.models import Game, Status
 from games.texts import kind_title
 
 
@@ -70,6 +71,18 @@ def _still_asks(note: Note) -> bool:
     return invitations.still_valid(data.get("invitation"))
 
 
+def _table_ready_sentence(note: Note) -> str:
+    data = note.data or {}
+    return _("Your table is ready: round %(round)s of tournament #%(tournament)s "
+             "(%(kind)s), game #%(id)s.") % {**_game(note), "round": data.get("round", "?"),
+                                             "tournament": data.get("tournament", "?")}
+
+
+def _table_still_plays(note: Note) -> bool:
+    """A table's e-mail is worth sending while its game is still being played."""
+    return Game.objects.filter(pk=note.game_id, status=Status.ACTIVE).exists()
+
+
 def _report_sentence(note: Note) -> str:
     if (note.data or {}).get("outcome") == "resolved":
         return _("Your report was handled: a moderator took action. Thank you.")
@@ -90,6 +103,9 @@ REGISTRY: tuple[NotificationKind, ...] = (
         "invitation", gettext_lazy("invitation"), _invitation_sentence,
         still_true=_still_asks,
         fed_by=(outbox.INVITED, outbox.INVITATION_REVOKED, outbox.REMATCH_OFFERED)),
+    NotificationKind(
+        "table_ready", gettext_lazy("your table is ready"), _table_ready_sentence,
+        still_true=_table_still_plays, fed_by=(outbox.TABLE_READY,)),
     # Told by moderation itself, in the transaction that closes the report.
     NotificationKind("report_outcome", gettext_lazy("report outcome"), _report_sentence),
 )

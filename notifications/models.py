@@ -77,6 +77,7 @@ class EmailChoice(models.Model):
     game_over = models.BooleanField(_("game over"), default=False)
     invitation = models.BooleanField(_("invitation"), default=False)
     report_outcome = models.BooleanField(_("report outcome"), default=False)
+    table_ready = models.BooleanField(_("your table is ready"), default=False)
 
     class Meta:
         verbose_name = _("e-mail choice")

@@ -27,7 +27,7 @@ from games.errors import InvalidRequest
 from games.models import Game, Rating
 from games.models import Status as GameStatus
 from games.round import turn_based
-from tournaments import arena, seating
+from tournaments import absences, arena, seating
 from tournaments.models import Entry, Pairing, State, Tournament
 
 # How long an arena may last (minutes).
@@ -67,25 +67,27 @@ def advance(tournament: Tournament, now: datetime) -> bool:
         tournament.finished_at = now
         tournament.save(update_fields=["status", "finished_at"])
         return True
-    return bool(_pair_free(tournament, now))
+    games = played(tournament)
+    withdrawn = absences.withdraw_absent_in_arena(tournament, games, now)
+    return bool(_pair_free(tournament, games, now) or withdrawn)
 
 
-def _pair_free(tournament: Tournament, now: datetime) -> list[Pairing]:
+def _pair_free(tournament: Tournament, games: list[Pairing], now: datetime
+               ) -> list[Pairing]:
     """Start a game for each pair `arena.pair` makes of the players who are in and free
     (not in a game of this arena that has not ended)."""
     entrants = list(Entry.objects.filter(tournament=tournament, withdrawn_at=None)
                     .values_list("user_id", "joined_at"))
-    played = _played(tournament)
-    busy = {uid for p in played if p.game.status not in _ENDED for uid in p.seats}
+    busy = {uid for p in games if p.game.status not in _ENDED for uid in p.seats}
     free = [(uid, joined) for uid, joined in entrants if uid not in busy]
     if len(free) < 2:
         return []
-    points = {uid: arena.score([g.outcome for g in games]).points
-              for uid, games in _sheets(tournament, played).items()}
+    points = {uid: arena.score([g.outcome for g in sheet]).points
+              for uid, sheet in _sheets(tournament, games).items()}
     rating = dict(Rating.objects.filter(kind=tournament.kind, user_id__in=[u for u, _ in free])
                   .values_list("user_id", "rating"))
     last: dict[int, Pairing] = {}
-    for p in played:  # in the order they started: the last one stays
+    for p in games:  # in the order they started: the last one stays
         for uid in p.seats:
             last[uid] = p
     waiting = []
@@ -104,13 +106,15 @@ def _pair_free(tournament: Tournament, now: datetime) -> list[Pairing]:
     for first, second in arena.pair(waiting, now.timestamp()):
         game = services.start_table(kind=tournament.kind, holders=[first, second],
                                     ranked=tournament.ranked, bot_level="",
-                                    time_control=tournament.time_control, now=now)
+                                    time_control=tournament.time_control, now=now,
+                                    absence_forfeits=True)
         made.append(Pairing.objects.create(tournament=tournament, game=game,
                                            seats=[first, second], started_at=now))
     return made
 
 
-def _played(tournament: Tournament) -> list[Pairing]:
+def played(tournament: Tournament) -> list[Pairing]:
+    """The arena's games, in the order they started."""
     return list(Pairing.objects.filter(tournament=tournament).select_related("game")
                 .order_by("started_at", "pk"))
 
@@ -144,8 +148,8 @@ def _sheets(tournament: Tournament, played: list[Pairing]) -> dict[int, list[_Sc
 
 def detail(tournament: Tournament, name: Callable[[int], str | None]) -> dict[str, Any]:
     """An arena's `games` and `standings` as `GET /api/tournaments/{id}/` shows them."""
-    played = _played(tournament)
-    sheets = _sheets(tournament, played)
+    games = played(tournament)
+    sheets = _sheets(tournament, games)
     players = Entry.objects.filter(tournament=tournament).values_list("user_id", flat=True)
     by_player = {uid: [s.outcome for s in sheets.get(uid, [])] for uid in players}
     lines = []
@@ -171,6 +175,6 @@ def detail(tournament: Tournament, name: Callable[[int], str | None]) -> dict[st
                    "status": p.game.status, "counted": _counts(tournament, p.game),
                    "ranking": (p.game.result or {}).get("ranking")
                    if p.game.status == GameStatus.FINISHED else None}
-                  for p in reversed(played)],
+                  for p in reversed(games)],
         "standings": lines,
     }

@@ -37,3 +37,10 @@ class TooFewPlayers(ServiceError):
 class TooManyTournaments(ServiceError):
     code = "too_many_tournaments"
     status = 409
+
+
+class RemovedByModerator(ServiceError):
+    """A player a moderator took out does not join again."""
+
+    code = "removed_by_moderator"
+    status = 403

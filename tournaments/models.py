@@ -67,8 +67,17 @@ class Tournament(models.Model):
         return f"{self.kind} {self.system} #{self.pk} ({self.status})"
 
 
+class Withdrawal(models.TextChoices):
+    """Why an entry was withdrawn."""
+
+    WITHDREW = "withdrew", pgettext_lazy("tournament withdrawal", "withdrew")
+    REMOVED = "removed", pgettext_lazy("tournament withdrawal", "removed by a moderator")
+    ABSENT = "absent", pgettext_lazy("tournament withdrawal", "absent twice")
+
+
 class Entry(models.Model):
-    """A player in a tournament; `withdrawn_at`: left (their tables still count)."""
+    """A player in a tournament; `withdrawn_at`: left (their tables still count), and
+    `withdrawn_because` why."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
                                    related_name="entries", verbose_name=_("tournament"))
@@ -76,6 +85,8 @@ class Entry(models.Model):
                              related_name="+", verbose_name=_("user"))
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    withdrawn_because = models.CharField(_("withdrawn because"), max_length=16,
+                                         choices=Withdrawal.choices, blank=True)
 
     class Meta:
         verbose_name = _("entry")

@@ -22,21 +22,22 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import engine, services
+from games import engine, outbox, services
 from games.errors import InvalidRequest
 from games.models import Game, Rating
 from games.models import Status as GameStatus
 from games.round import default_time_control
-from tournaments import arenas, live, seating
+from tournaments import absences, arenas, live, seating
 from tournaments.errors import (
     NotOrganiser,
+    RemovedByModerator,
     RoundPlaying,
     TooFewPlayers,
     TooManyTournaments,
     TournamentClosed,
     TournamentNotFound,
 )
-from tournaments.models import Entry, Round, State, System, Table, Tournament
+from tournaments.models import Entry, Round, State, System, Table, Tournament, Withdrawal
 from tournaments.standings import RoundResult, standings
 
 ROUNDS = (1, 15)
@@ -121,7 +122,8 @@ def _open_for_entries(tournament: Tournament) -> None:
 
 
 def join(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
-    """Enter the tournament (again, after a withdrawal): seated from the next round on."""
+    """Enter the tournament (again, after a withdrawal of one's own or for absence, not
+    after a moderator's): seated from the next round on."""
     if getattr(user, "bot_level", ""):
         raise InvalidRequest(_("Tournaments are for people."), code="bot_account")
     with transaction.atomic():
@@ -130,8 +132,15 @@ def join(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
         entry, created = Entry.objects.get_or_create(tournament=tournament, user_id=user.pk)
         back = not created and entry.withdrawn_at is not None
         if back:
+            if entry.withdrawn_because == Withdrawal.REMOVED:
+                raise RemovedByModerator(_("A moderator took you out of this tournament."))
             entry.withdrawn_at = None
-            entry.save(update_fields=["withdrawn_at"])
+            entry.withdrawn_because = ""
+            update = ["withdrawn_at", "withdrawn_because"]
+            if tournament.system == System.ARENA:  # free from now; absences counted afresh
+                entry.joined_at = timezone.now()
+                update.append("joined_at")
+            entry.save(update_fields=update)
         if created or back:
             live.changed(tournament)
     return tournament
@@ -144,7 +153,9 @@ def withdraw(*, tournament_id: int, user: AbstractBaseUser) -> Tournament:
         tournament = _locked(tournament_id)
         _open_for_entries(tournament)
         updated = Entry.objects.filter(tournament=tournament, user_id=user.pk,
-                                       withdrawn_at=None).update(withdrawn_at=timezone.now())
+                                       withdrawn_at=None).update(
+                                           withdrawn_at=timezone.now(),
+                                           withdrawn_because=Withdrawal.WITHDREW)
         if not updated:
             raise InvalidRequest(_("You are not in this tournament."), code="not_entered")
         live.changed(tournament)
@@ -205,7 +216,8 @@ def remove_player(*, tournament_id: int, user_id: int, now: datetime | None = No
             raise _closed(tournament)
         updated = Entry.objects.filter(tournament=tournament, user_id=user_id,
                                        withdrawn_at=None).update(
-                                           withdrawn_at=now or timezone.now())
+                                           withdrawn_at=now or timezone.now(),
+                                           withdrawn_because=Withdrawal.REMOVED)
         if not updated:
             raise InvalidRequest(_("That player is not in this tournament."),
                                  code="not_entered")
@@ -223,7 +235,9 @@ def _history(tournament: Tournament) -> tuple[list[Round], list[seating.Round]]:
 
 
 def _seat_next_round(tournament: Tournament, now: datetime) -> Round:
-    """Under the tournament's lock: seat and start the next round (every table a game)."""
+    """Under the tournament's lock: seat and start the next round (every table a game
+    where absence forfeits: tournaments/absences.py), each table's people told that it
+    is ready through the outbox, in this transaction."""
     seats = seating.table_size(tournament.kind)
     rows, history = _history(tournament)
     entrants = list(Entry.objects.filter(tournament=tournament, withdrawn_at=None)
@@ -240,9 +254,20 @@ def _seat_next_round(tournament: Tournament, now: datetime) -> Round:
     for at, table in enumerate(seated.tables, 1):
         game = services.start_table(kind=tournament.kind, holders=list(table.seats),
                                     ranked=tournament.ranked, bot_level=BOT_LEVEL,
-                                    time_control=tournament.time_control, now=now)
+                                    time_control=tournament.time_control, now=now,
+                                    absence_forfeits=True)
         Table.objects.create(round=row, number=at, game=game, seats=list(table.seats))
+        outbox.record(_table_ready(tournament, number, game, table.seats), now=now)
     return row
+
+
+def _table_ready(tournament: Tournament, number: int, game: Game,
+                 seats: tuple[int | None, ...]) -> outbox.Effect:
+    """The "your table is ready" row: all its handler needs, in plain words
+    (notifications/handlers.py; notifications does not read tournaments)."""
+    return outbox.Effect(outbox.TABLE_READY, game.pk, {
+        "user_ids": [uid for uid in seats if uid is not None], "kind": tournament.kind,
+        "tournament": tournament.pk, "system": tournament.system, "round": number})
 
 
 def round_pause() -> timedelta:
@@ -283,6 +308,7 @@ def advance(*, tournament_id: int, now: datetime | None = None) -> bool:
                 return live.note_game_ends(tournament)  # a table's end moves the standings
             last.finished_at = now
             last.save(update_fields=["finished_at"])
+            absences.withdraw_absent(tournament, last, now)
             if last.number >= tournament.round_count:
                 _end(tournament, State.FINISHED, now)
             live.changed(tournament)
@@ -342,7 +368,13 @@ def detail(tournament: Tournament) -> dict[str, Any]:
     def name(uid: int | None) -> str | None:
         return None if uid is None else names.get(uid)
 
-    players = [{"username": names[e.user_id], "withdrawn": e.withdrawn_at is not None}
+    if tournament.system == System.ARENA:
+        absent = absences.absences(arenas.played(tournament))
+    else:
+        absent = absences.absences(t for row in rows for t in row.tables.all())
+    players = [{"username": names[e.user_id], "withdrawn": e.withdrawn_at is not None,
+                "withdrawn_because": e.withdrawn_because or None,
+                "absences": absent[e.user_id]}
                for e in entries]
     if tournament.system == System.ARENA:
         return {**summary(tournament), "players": players, "rounds": [],

@@ -10,6 +10,11 @@ Two kinds of time control (docs/ranked.md, "Clocks"):
   PRIVATE_FIRST_MOVE_SECONDS at a private one (an invitation or a rematch: people who
   chose each other, maybe still finding the page), where a miss aborts only while
   nobody has moved and otherwise flags that seat like any missed deadline.
+- **absence forfeits** (a game decided so at its start: an organiser's table, where a
+  seat that never plays must lose rather than cancel everyone's game): a seat's first
+  move gets the longer PRIVATE_FIRST_MOVE_SECONDS when live, its days when turn-based,
+  and missing it never aborts: the seat flags like any missed deadline (the others play
+  on; in a duel the opponent wins), whoever moved before.
 - **turn-based** `{days}` (one of TURN_BASED_DAYS): every turn gets `days` days, time
   does not accumulate; the deadline is `turn_started_at` plus that. First moves have the
   same deadline; missing it flags the seat like any other turn, unless nobody at the
@@ -51,7 +56,9 @@ class Clock:
     `per_move_ms` is set for a turn-based clock: each turn gets exactly that much (and
     `remaining_ms` is that much for every seat still playing, 0 for a flagged one).
     `private`: the game's table was chosen (invitation, rematch), which gives live first
-    moves PRIVATE_FIRST_MOVE_SECONDS and aborts only while nobody has moved."""
+    moves PRIVATE_FIRST_MOVE_SECONDS and aborts only while nobody has moved.
+    `absence_forfeits`: a missed first move never aborts, it flags the seat (and a live
+    first move gets PRIVATE_FIRST_MOVE_SECONDS, as a chosen table's)."""
 
     remaining_ms: tuple[int, ...]
     moved: tuple[bool, ...]
@@ -59,20 +66,25 @@ class Clock:
     turn_started_at: datetime
     per_move_ms: int | None = None
     private: bool = False
+    absence_forfeits: bool = False
 
     def deadline(self, turn: int) -> datetime:
         """When seat `turn`, to move since `turn_started_at`, flags."""
         if self.per_move_ms is not None:
             return self.turn_started_at + timedelta(milliseconds=self.per_move_ms)
         if not self.moved[turn]:
-            return self.turn_started_at + timedelta(seconds=first_move_seconds(self.private))
+            return self.turn_started_at + timedelta(
+                seconds=first_move_seconds(self.private or self.absence_forfeits))
         return self.turn_started_at + timedelta(milliseconds=self.remaining_ms[turn])
 
     def missed_first_move_aborts(self, turn: int) -> bool:
         """Does seat `turn` missing this deadline abort the game (rather than flag)?
         Live at an open table: when it is that seat's first move. Turn-based or at a
         private table: only when nobody at the table has moved yet (the game never got
-        going); later a missed first move flags the seat."""
+        going); later a missed first move flags the seat. Never when absence forfeits:
+        the absent seat flags."""
+        if self.absence_forfeits:
+            return False
         if self.per_move_ms is not None or self.private:
             return not any(self.moved)
         return not self.moved[turn]
@@ -83,7 +95,9 @@ class Clock:
 
 
 def first_move_seconds(private: bool) -> int:
-    """The live first-move window of a seat, from the start of its first turn."""
+    """The live first-move window of a seat, from the start of its first turn: the
+    longer one at a chosen table (`private`: an invitation, a rematch, or a game where
+    absence forfeits)."""
     return PRIVATE_FIRST_MOVE_SECONDS if private else FIRST_MOVE_SECONDS
 
 
@@ -94,15 +108,17 @@ def default_time_control(kind: str) -> dict[str, int]:
 
 
 def started(seats: int, time_control: Mapping[str, int], now: datetime, *,
-            private: bool = False) -> Clock:
+            private: bool = False, absence_forfeits: bool = False) -> Clock:
     """The clock of a game starting at `now`: every seat's initial time, nobody moved."""
-    return restored(time_control, None, now, seats=seats, private=private)
+    return restored(time_control, None, now, seats=seats, private=private,
+                    absence_forfeits=absence_forfeits)
 
 
 def restored(time_control: Mapping[str, int], stored: Mapping[str, Any] | None,
-             turn_started_at: datetime, *, seats: int = 0, private: bool = False) -> Clock:
+             turn_started_at: datetime, *, seats: int = 0, private: bool = False,
+             absence_forfeits: bool = False) -> Clock:
     """The clock of `time_control` as stored (`Clock.to_json`), or fresh for `seats`
-    seats when `stored` is None; `private` as the game row says."""
+    seats when `stored` is None; `private` and `absence_forfeits` as the game row says."""
     if turn_based(time_control):
         per_move = time_control["days"] * _DAY_MS
         initial, increment = per_move, 0
@@ -111,9 +127,9 @@ def restored(time_control: Mapping[str, int], stored: Mapping[str, Any] | None,
         increment = time_control["increment"] * 1000
     if stored is None:
         return Clock((initial,) * seats, (False,) * seats, increment, turn_started_at,
-                     per_move, private)
+                     per_move, private, absence_forfeits)
     return Clock(tuple(stored["remaining_ms"]), tuple(stored["moved"]), increment,
-                 turn_started_at, per_move, private)
+                 turn_started_at, per_move, private, absence_forfeits)
 
 
 def _ms(delta: timedelta) -> int:

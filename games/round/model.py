@@ -77,12 +77,13 @@ def waiting(kind: str) -> Round:
 
 
 def start(kind: str, time_control: dict[str, int] | None, now: datetime, *,
-          private: bool = False) -> Round:
+          private: bool = False, absence_forfeits: bool = False) -> Round:
     """A round starting at `now`, its clock running if it has a time control (`private`:
-    the table was chosen, games/round/clock.py)."""
+    the table was chosen; `absence_forfeits`: a seat that never moves loses on time
+    rather than aborting the game; games/round/clock.py)."""
     rules = engine.get(kind)
-    clock = None if time_control is None else started(rules.seats, time_control, now,
-                                                      private=private)
+    clock = None if time_control is None else started(
+        rules.seats, time_control, now, private=private, absence_forfeits=absence_forfeits)
     return Round(kind, rules.initial(), Status.ACTIVE, (SeatStatus.PLAYING,) * rules.seats,
                  clock=clock, started_at=now)
 

@@ -18,7 +18,7 @@ from tournaments.models import Entry, Round, Tournament
 
 class EntryInline(ReadOnly, admin.TabularInline):
     model = Entry
-    fields = ("user", "joined_at", "withdrawn_at")
+    fields = ("user", "joined_at", "withdrawn_at", "withdrawn_because")
     readonly_fields = fields
     extra = 0
 
@@ -56,8 +56,8 @@ class TournamentAdmin(ReadOnly, admin.ModelAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ("tournament", "user", "joined_at", "withdrawn_at")
-    list_filter = ("withdrawn_at",)
+    list_display = ("tournament", "user", "joined_at", "withdrawn_at", "withdrawn_because")
+    list_filter = ("withdrawn_at", "withdrawn_because")
     search_fields = ("user__username",)
     actions = ["remove_entrants"]
 

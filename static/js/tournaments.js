@@ -6,7 +6,7 @@
 // (it reconnects with back-off) the page reads the API every few seconds instead.
 
 import { el, get, post, readData } from "./api.js";
-import { formatNumber, gettext, interpolate, pgettext } from "./i18n.js";
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { LiveSocket } from "./socket.js";
 
 const $ = (id) => document.getElementById(id);
@@ -99,8 +99,17 @@ function render(t) {
       " · ", ...table.seats.flatMap((name, i) => (i ? [", ", player(name)] : [player(name)]))))),
     r.byes.length ? el("p", { class: "small muted" }, interpolate(gettext("Byes: %(names)s"), { names: r.byes.join(", ") })) : "")));
   $("t-players").replaceChildren(...t.players.map((p) => el("li", {}, player(p.username),
-    p.withdrawn ? ` (${gettext("withdrawn")})` : "")));
+    p.withdrawn ? ` (${withdrawal(p.withdrawn_because)})` : "",
+    p.absences && !p.withdrawn ? ` (${interpolate(ngettext("absent %(count)s time", "absent %(count)s times",
+      p.absences), { count: formatNumber(p.absences) })})` : "")));
   if (t.system === "arena") renderArena(t, me);
+}
+
+// Why a player is withdrawn (the API's withdrawn_because; docs/tournaments.md).
+function withdrawal(because) {
+  if (because === "absent") return gettext("withdrawn: absent twice");
+  if (because === "removed") return gettext("withdrawn by a moderator");
+  return gettext("withdrawn");
 }
 
 // -- an Arena: standings with streaks (on fire: the next game counts double), its games ----

@@ -15,7 +15,7 @@ from games import services
 from tests.e2e.conftest import live_user as user
 from tests.e2e.conftest import log_in, run_in_browser
 from tournaments import services as tournaments
-from tournaments.models import Tournament
+from tournaments.models import Pairing, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -55,16 +55,20 @@ def test_an_arena_from_its_pages(server: Any) -> None:
         game_id = int(re.search(r"/games/(\d+)/", link).group(1))
         assert other.locator("#t-withdraw").is_visible()  # entries stay open while it runs
 
-        advanced: list[bool] = []
+        advanced: list[tuple[bool, int]] = []
 
         def end_the_game() -> None:  # Django's sync ORM, off Playwright's loop
             services.resign(game_id=game_id, user=bob)
-            advanced.append(tournaments.advance(tournament_id=Tournament.objects.get().pk))
+            tid = Tournament.objects.get().pk
+            advanced.append((tournaments.advance(tournament_id=tid),
+                             Pairing.objects.filter(tournament_id=tid).count()))
 
         thread = threading.Thread(target=end_the_game)
         thread.start()
         thread.join()
-        assert advanced == [False]  # nobody new to pair: they just played each other
+        # The game's end is a change (the standings move, pushed to both pages), but
+        # nobody new is paired: they just played each other.
+        assert advanced == [(True, 1)]
         for each in (page, other):
             # alice first with a win's 2 points
             each.wait_for_selector("#t-standings tr:first-child:has-text('alice')"

@@ -101,13 +101,13 @@ def _check(before: rnd.Round, done: rnd.Progress, now: datetime,
 
 
 def _played(kind: str, timed: bool | dict[str, int], steps: list[tuple[str, int, int]],
-            watched: bool, scale: int = 1
+            watched: bool, scale: int = 1, absence_forfeits: bool = False
             ) -> tuple[rnd.Round, rnd.Round, list[rnd.RoundEvent], list[str]]:
     """Play `steps` (their pauses times `scale`); returns (start, the last round the
     events show, the events, what happened). `timed`: TIMED if True, untimed if False,
     else that time control. With `watched`, the clock worker beat at every moment."""
     control = timed if isinstance(timed, dict) else TIMED if timed else None
-    start = rnd.start(kind, control, T0)
+    start = rnd.start(kind, control, T0, absence_forfeits=absence_forfeits)
     round_, shown, now = start, start, T0
     history: list[rnd.RoundEvent] = []
     seen: list[str] = []
@@ -140,6 +140,8 @@ def _played(kind: str, timed: bool | dict[str, int], steps: list[tuple[str, int,
         round_ = done.round_after
         if round_.status is not rnd.Status.ABORTED:
             shown = round_
+        else:
+            seen.append("aborted")
     return start, shown, history, seen
 
 
@@ -159,6 +161,19 @@ def test_turn_based_rounds_replay_and_every_turn_gets_its_days(kind, steps):
     (checked in `_check`)."""
     start, shown, history, _seen = _played(kind, TURN_BASED, steps, watched=True,
                                            scale=2400)
+    assert rnd.replay(start, history) == shown
+
+
+@SETTINGS
+@given(kind=st.sampled_from(KINDS), turn_based=st.booleans(), steps=SCRIPTS)
+def test_where_absence_forfeits_the_clock_never_aborts(kind, turn_based, steps):
+    """Started with `absence_forfeits` (a tournament's table), live with pauses long
+    enough for first-move windows to lapse, or turn-based over days: the same
+    invariants, every lapse a flag, never an abort."""
+    control, scale = (TURN_BASED, 2400) if turn_based else (TIMED, 2)
+    start, shown, history, seen = _played(kind, control, steps, watched=True, scale=scale,
+                                          absence_forfeits=True)
+    assert "aborted" not in seen
     assert rnd.replay(start, history) == shown
 
 

@@ -155,7 +155,8 @@ def test_an_arena_of_blockade_with_four_players():
     withdrawn = clients["p3"].post(url + "withdraw/", {}, format="json")
     assert withdrawn.status_code == 200, withdrawn.json()
     body = withdrawn.json()
-    assert {"username": "p3", "withdrawn": True} in body["players"]
+    assert {"username": "p3", "withdrawn": True, "withdrawn_because": "withdrew",
+            "absences": 0} in body["players"]
     p3_game = next(g for g in _active(body) if "p3" in g["seats"])
     other = next(g for g in _active(body) if "p3" not in g["seats"])
     _end(clients, p3_game, order)

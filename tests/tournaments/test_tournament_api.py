@@ -77,15 +77,31 @@ def test_join_is_idempotent_withdraw_and_join_again(alice, bob):
     made = _made(client_for(alice))
     url = f"/api/tournaments/{made['id']}/"
     bob_client = client_for(bob)
+    entered = {"username": "bob", "withdrawn": False, "withdrawn_because": None,
+               "absences": 0}
     for _ in range(2):
         joined = bob_client.post(url + "join/", {}, format="json")
-        assert joined.json()["players"] == [{"username": "bob", "withdrawn": False}]
+        assert joined.json()["players"] == [entered]
     left = bob_client.post(url + "withdraw/", {}, format="json")
-    assert left.json()["players"] == [{"username": "bob", "withdrawn": True}]
+    assert left.json()["players"] == [{**entered, "withdrawn": True,
+                                       "withdrawn_because": "withdrew"}]
     again = bob_client.post(url + "withdraw/", {}, format="json")
     assert (again.status_code, again.json()["code"]) == (400, "not_entered")
     back = bob_client.post(url + "join/", {}, format="json")
-    assert back.json()["players"] == [{"username": "bob", "withdrawn": False}]
+    assert back.json()["players"] == [entered]
+
+
+def test_a_player_a_moderator_took_out_does_not_join_again(alice, bob):
+    made = _made(client_for(alice))
+    url = f"/api/tournaments/{made['id']}/"
+    bob_client = client_for(bob)
+    bob_client.post(url + "join/", {}, format="json")
+    services.remove_player(tournament_id=made["id"], user_id=bob.pk)
+    shown = bob_client.get(url).json()["players"]
+    assert [(p["withdrawn"], p["withdrawn_because"]) for p in shown] == [(True, "removed")]
+    refused = bob_client.post(url + "join/", {}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (403, "removed_by_moderator")
+    assert bob_client.get(url).json()["players"][0]["withdrawn"] is True
 
 
 def test_bots_do_not_enter_tournaments(alice):

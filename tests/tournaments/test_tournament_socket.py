@@ -247,6 +247,7 @@ async def test_an_arenas_pairings_and_game_ends_are_frames_too(alice, bob, carol
                                                  system="arena")
     tid = made.pk
     comm, hello = await _open(tid)
+    assert hello["v"] == 0 and hello["tournament"]["system"] == "arena"
     for user in (alice, bob):
         await sync_to_async(services.join)(tournament_id=tid, user=user)
     await sync_to_async(services.start)(tournament_id=tid, user=alice)

@@ -83,6 +83,12 @@ class ListOut(serializers.Serializer):
 class PlayerOut(serializers.Serializer):
     username = serializers.CharField()
     withdrawn = serializers.BooleanField()
+    withdrawn_because = serializers.ChoiceField(
+        choices=["withdrew", "removed", "absent"], allow_null=True,
+        help_text="why withdrawn: their own withdrawal, a moderator's, or a second "
+                  "absence (docs/tournaments.md); null while in")
+    absences = serializers.IntegerField(
+        help_text="tables where their seat ran out of time before its first move")
 
 
 class TableOut(serializers.Serializer):

@@ -59,6 +59,6 @@ def _action(run: Callable[..., Tournament], operation: str, codes: tuple[int, ..
     return Action
 
 
-JoinView = _action(services.join, "tournament_join", (400, 401, 404, 409))
+JoinView = _action(services.join, "tournament_join", (400, 401, 403, 404, 409))
 WithdrawView = _action(services.withdraw, "tournament_withdraw", (400, 401, 404, 409))
 StartView = _action(services.start, "tournament_start", (401, 403, 404, 409))
