@@ -1,5 +1,5 @@
-"""Tournaments in Django admin: watch them (players, rounds); a moderator cancels one or
-takes a player out, each with a reason, through `moderation.services`, which logs it.
+"""Tournaments in Django admin: watch them (players, rounds, an Arena's games); a
+moderator cancels one or takes a player out, each with a reason, through `moderation.services`, which logs it.
 Their rows are written by tournaments.services alone: nothing is edited here."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 from bloqueio_site.read_only_admin import ReadOnly
 from moderation import services as moderation
 from moderation.admin.reason import with_reason
-from tournaments.models import Entry, Round, Tournament
+from tournaments.models import Entry, Pairing, Round, Tournament
 
 
 class EntryInline(ReadOnly, admin.TabularInline):
@@ -30,12 +30,21 @@ class RoundInline(ReadOnly, admin.TabularInline):
     extra = 0
 
 
+class PairingInline(ReadOnly, admin.TabularInline):
+    """An Arena's games (a Swiss has none: its games are its rounds' tables)."""
+
+    model = Pairing
+    fields = ("game", "seats", "started_at")
+    readonly_fields = fields
+    extra = 0
+
+
 @admin.register(Tournament)
 class TournamentAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ("id", "kind", "system", "status", "round_count", "starts_at",
+    list_display = ("id", "kind", "system", "status", "round_count", "minutes", "starts_at",
                     "created_by", "created_at")
-    list_filter = ("status", "kind")
-    inlines = [EntryInline, RoundInline]
+    list_filter = ("status", "system", "kind")
+    inlines = [EntryInline, RoundInline, PairingInline]
     actions = ["cancel_tournaments"]
 
     @admin.action(description=gettext_lazy("Cancel the selected tournaments…"),

@@ -72,3 +72,22 @@ def test_a_player_without_the_permission_cannot_cancel(alice, bob):
     assert response.status_code in (302, 403)
     assert Tournament.objects.get(pk=tournament.pk).status == "upcoming"
     assert not ModerationLog.objects.filter(action="cancel_tournament", outcome="done").exists()
+
+
+def test_a_moderator_sees_an_arenas_games_and_cancels_it(alice, bob, mod):
+    arena = tournaments.create(user=alice, kind="blockade", system="arena", minutes=30)
+    for player in (alice, bob):
+        tournaments.join(tournament_id=arena.pk, user=player)
+    tournaments.start(tournament_id=arena.pk, user=alice)
+    [game_id] = arena.pairings.values_list("game_id", flat=True)
+    client = browser(mod)
+    listing = client.get("/admin/tournaments/tournament/?system__exact=arena")
+    assert listing.status_code == 200 and f">{arena.pk}<".encode() in listing.content
+    page = client.get(f"/admin/tournaments/tournament/{arena.pk}/change/")
+    assert page.status_code == 200
+    assert f"/admin/games/game/{game_id}/change/".encode() in page.content  # its game
+    done = client.post("/admin/tournaments/tournament/", {
+        "action": "cancel_tournaments", "_selected_action": [arena.pk],
+        "reason": "test arena"}, follow=True)
+    assert "Cancelled 1 tournament." in messages_of(done)
+    assert Tournament.objects.get(pk=arena.pk).status == "cancelled"

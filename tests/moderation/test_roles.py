@@ -17,7 +17,7 @@ INTENDED = {
     "chat.view_chatmessage", "chat.view_mute",  # reading chat (chat/migrations/0002)
     # Tournaments: watch them, cancel one or take a player out (moderation/migrations/0006)
     "moderation.cancel_tournament", "tournaments.view_tournament", "tournaments.view_entry",
-    "tournaments.view_round",
+    "tournaments.view_round", "tournaments.view_pairing",
 }
 
 
