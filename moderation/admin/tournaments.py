@@ -1,6 +1,7 @@
 """Tournaments in Django admin: watch them (players, rounds, an Arena's games); a
-moderator cancels one or takes a player out, each with a reason, through `moderation.services`, which logs it.
-Their rows are written by tournaments.services alone: nothing is edited here."""
+moderator cancels one or takes a player out, each with a reason, through
+`moderation.services`, which logs it. Their rows are written by tournaments.services
+alone: nothing is edited here."""
 
 from __future__ import annotations
 
