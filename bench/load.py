@@ -35,6 +35,15 @@ next game over the API as soon as one ends, measured over a window of WINDOW sec
 
     python bench/load.py --spawn 1 --games 50 --continuous 20
 
+`--rate R` offers a fixed load instead of the closed loop: moves are released at R a
+second across all games (bench/pacing.py), for p99 below saturation.
+
+`--peer bgio` (with `--spawn 1 --continuous WINDOW`) measures boardgame.io 0.50 serving
+the same recorded games to the same evening instead of this server (bench/bgio,
+bench/peer_bgio.py; `--peer bgio-postgres`: with its PostgreSQL adapter on DATABASE_URL).
+
+    python bench/load.py --peer bgio --spawn 1 --games 50 --continuous 20 [--rate 300]
+
 `--server-commit REV` spawns the servers from a clean `git archive` of REV instead of
 this tree, with this load client: run it and the same command without it one after the
 other for an A/B on a shared machine. `--profile PREFIX` (with `--profile-gil` or

@@ -5,7 +5,9 @@ In the closed loop every player sends the moment it sees its turn, so with G slo
 server always has ~G moves queued and p99 follows from throughput (docs/performance.md,
 "One hop an API call, and what a closed loop allows"). With a pacer a player that sees
 its turn first takes the next free send time, spaced 1/R after the one before (or now,
-if that is past), and waits for it; its move's latency still counts from its send. The
+if that is past), and waits for it; its move's latency still counts from its send. A
+send time nobody asks for is not kept for later (a fixed timetable would send the
+missed moves in a burst when players come back, timing the burst, not the load). The
 offered load is then at most R moves/s; the measured rate falls short of R only where
 the server (or the games' turn order) cannot keep up, which the report shows as
 `moves_per_s` below `offered_moves_per_s`.
