@@ -1,7 +1,7 @@
 'use strict';
 /**
- * Bloqueio's rules (docs/rules.md#bloqueio, /work/shared/RULES.md section 1) in plain
- * JavaScript, for the boardgame.io peer of bench/load.py.
+ * Bloqueio's rules (docs/rules.md#bloqueio) in plain JavaScript, for the boardgame.io
+ * peer of bench/load.py.
  *
  * A port of games/engine/barrier (geometry.py's pawn moves, walls.py's overlap, crossing
  * and path checks, rules.py's turn, goal, move limit and stalemate), written plainly
