@@ -1,8 +1,9 @@
-"""Differential check of bench/bgio/rules.js against games/engine: random Bloqueio games
-played by the engine, and at every position the engine's set of legal actions compared
-with the set rules.js accepts (every pawn target on the board and every barrier slot
-asked of `refusal`), and the position after each action (turn, pawns, barriers, the end)
-as rules.js's `apply` computes it. Exit status 1 on any difference.
+"""Differential check of bench/bgio/rules.js against games/engine: the recorded games
+and random Bloqueio games played by the engine; at every position the engine's set of
+legal actions compared with the set rules.js accepts (every pawn target on the board and
+every barrier slot asked of `refusal`), and the position after each action (turn, pawns,
+barriers, the end) with what rules.js's `apply` computes. Exit status 1 on any
+difference. Needs only Node.js (not bench/bgio's node_modules).
 
     .venv/bin/python bench/bgio/crosscheck.py [GAMES] [SEED]
 """
@@ -16,6 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+RECORDED = ROOT / "bench" / "games" / "bloqueio.jsonl"
 sys.path.insert(0, str(ROOT))
 
 from games.engine.barrier import RULES  # noqa: E402
@@ -73,14 +75,20 @@ def key(action: object) -> str:
     return "pass"
 
 
-def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 30
-    rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 46)
+def positions(games: int, seed: int) -> list[str]:
+    """One JSON line a position: every position of the recorded games of
+    bench/games/bloqueio.jsonl, then of `games` random engine games (some walling a lot,
+    some racing), each with the engine's legal set and, but for the last, the action
+    played and the position after it."""
     rules = RULES["bloqueio"]
+    rng = random.Random(seed)
+    recorded = [json.loads(line)["actions"] for line in RECORDED.read_text().splitlines()
+                if line.strip()]
     lines = []
-    for _ in range(games):
+    for n in range(len(recorded) + games):
         state = rules.initial()
-        wall_bias = rng.random()  # some games wall a lot, some race
+        script = recorded[n] if n < len(recorded) else None
+        wall_bias = rng.random()
         while True:
             over = state.turn is None
             legal = [] if over else rules.legal_actions(state)
@@ -88,14 +96,31 @@ def main() -> None:
             if over:
                 lines.append(json.dumps(line))
                 break
-            walls = [a for a in legal if key(a).startswith("b")]
-            pool = walls if walls and rng.random() < wall_bias * 0.5 else legal
-            action = rng.choice(pool)
+            if script is not None:
+                action = rules.parse_action(script[state.ply])
+            else:
+                walls = [a for a in legal if key(a).startswith("b")]
+                action = rng.choice(walls if walls and rng.random() < wall_bias * 0.5
+                                    else legal)
             state = rules.apply(state, action)
             lines.append(json.dumps({**line, "action": action.to_json(),
                                      "next": state.to_json()}))
-    done = subprocess.run(["node", "-e", NODE], input="\n".join(lines), text=True,
-                          cwd=Path(__file__).parent, check=False)
+    return lines
+
+
+def check(games: int = 30, seed: int = 46) -> subprocess.CompletedProcess[str]:
+    """rules.js over `positions(games, seed)`: exit status 0 when it agrees throughout;
+    its last line of output says how many positions and differences."""
+    return subprocess.run(["node", "-e", NODE], input="\n".join(positions(games, seed)),
+                          text=True, capture_output=True, cwd=Path(__file__).parent,
+                          check=False)
+
+
+def main() -> None:
+    done = check(int(sys.argv[1]) if len(sys.argv) > 1 else 30,
+                 int(sys.argv[2]) if len(sys.argv) > 2 else 46)
+    sys.stderr.write(done.stderr)
+    sys.stdout.write(done.stdout)
     sys.exit(done.returncode)
 
 
