@@ -180,6 +180,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     """The continuous evening against a spawned boardgame.io server (or `--base`)."""
     if not args.continuous:
         raise SystemExit("--peer measures the continuous evening only: add --continuous")
+    if args.profile or args.server_commit:
+        raise SystemExit("--peer: --profile and --server-commit are for our server")
     if args.spawn > 1 or args.haproxy:
         raise SystemExit("--peer: boardgame.io's in-memory store is one process (--spawn 1)")
     postgres = None
