@@ -29,6 +29,7 @@ import json
 import secrets
 import statistics
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,7 @@ from load import (
     register,
     server_pids,
 )
+from pacing import Pacer
 from processes import Window, budget, pause_collector
 
 # The first wave's bound: past it the window opens anyway, with one more error saying
@@ -85,9 +87,26 @@ class Tally:
                 self.first_wave.set()
 
 
-async def _slot(n: int, base: str, ws_bases: list[str], tokens: list[str],
+def create_game(base: str, tokens: list[str]) -> tuple[int, list[Any]]:
+    """Our server's set-up of a game, as its clients do it: the first player creates it
+    over the API and the 3 others join; what each socket presents (its seat's token)."""
+    game = api(base, "POST", "/api/games/", {"kind": "bloqueio"}, tokens[0])
+    for token in tokens[1:]:
+        api(base, "POST", f"/api/games/{game['id']}/join/", {}, token)
+    return int(game["id"]), list(tokens)
+
+
+# How a slot sets up a game (blocking, run on the pool: `base`, the slot's tokens ->
+# the game's id and what each seat's socket presents) and plays one socket of it
+# (`load.connection`'s signature); bench/peer_bgio.py passes boardgame.io's.
+Create = Callable[[str, list[Any]], tuple[Any, list[Any]]]
+Connect = Callable[..., Awaitable[None]]
+
+
+async def _slot(n: int, base: str, ws_bases: list[str], tokens: list[Any],
                 games: list[dict[str, Any]], args: argparse.Namespace, window: list[float],
-                stop: asyncio.Event, tally: Tally, pool: ThreadPoolExecutor) -> None:
+                stop: asyncio.Event, tally: Tally, pool: ThreadPoolExecutor,
+                create: Create, connect: Connect, pacer: Pacer | None) -> None:
     loop = asyncio.get_running_loop()
     ws_base = ws_bases[n % len(ws_bases)]
     played = n
@@ -97,22 +116,18 @@ async def _slot(n: int, base: str, ws_bases: list[str], tokens: list[str],
         played += args.games
         began = time.perf_counter()
         try:
-            game = await loop.run_in_executor(pool, api, base, "POST", "/api/games/",
-                                              {"kind": "bloqueio"}, tokens[0])
-            for token in tokens[1:]:
-                await loop.run_in_executor(pool, api, base, "POST",
-                                           f"/api/games/{game['id']}/join/", {}, token)
+            game_id, seats = await loop.run_in_executor(pool, create, base, tokens)
         except Exception as exc:
             tally.errors.append(f"set-up: {exc}")
             await asyncio.sleep(1)
             continue
-        run = WindowRun(int(game["id"]), record["actions"], 4 + args.spectators,
+        run = WindowRun(game_id, record["actions"], 4 + args.spectators, pacer=pacer,
                         window=window)
         opened = [asyncio.Event() for _ in range(run.connections)]
         go = asyncio.Event()  # the first move waits for every socket's hello
-        tasks = [asyncio.create_task(connection(run, ws_base, token, stop, event, go))
-                 for token, event in zip([*tokens, *([None] * args.spectators)], opened,
-                                         strict=True)]
+        tasks = [asyncio.create_task(connect(run, ws_base, seat, stop, event, go))
+                 for seat, event in zip([*seats, *([None] * args.spectators)], opened,
+                                        strict=True)]
         try:
             await asyncio.wait_for(asyncio.gather(*(e.wait() for e in opened)), 60)
         except TimeoutError:
@@ -149,7 +164,6 @@ def _dump(path: str, tally: Tally, opens: float) -> None:
 
 async def main_async(args: argparse.Namespace, bases: list[str],
                      pids: list[int] | None = None) -> dict[str, Any]:
-    games = [json.loads(line) for line in RECORDED.read_text().splitlines() if line.strip()]
     base0 = bases[0]
     loop = asyncio.get_running_loop()
     tag = secrets.token_hex(3)
@@ -158,13 +172,25 @@ async def main_async(args: argparse.Namespace, bases: list[str],
         tokens = await asyncio.gather(*[
             loop.run_in_executor(pool, register, base0, f"c{tag}g{g}s{s}")
             for g in range(args.games) for s in range(4)])
-        seats = [list(tokens[4 * g:4 * g + 4]) for g in range(args.games)]
+    seats = [list(tokens[4 * g:4 * g + 4]) for g in range(args.games)]
+    return await play_slots(args, bases, pids, seats, create_game, connection)
+
+
+async def play_slots(args: argparse.Namespace, bases: list[str], pids: list[int] | None,
+                     seats: list[list[Any]], create: Create, connect: Connect
+                     ) -> dict[str, Any]:
+    """The evening itself: `args.games` slots, slot n with the players `seats[n]`, each
+    game set up by `create` and each socket played by `connect`."""
+    games = [json.loads(line) for line in RECORDED.read_text().splitlines() if line.strip()]
+    pacer = Pacer(args.rate) if args.rate else None
+    with ThreadPoolExecutor(max(args.setup_concurrency, args.games)) as pool:
         ws_bases = [b.replace("http://", "ws://") for b in bases]
         window = [float("inf"), float("inf")]  # set when the window opens
         stop = asyncio.Event()
         tally = Tally(first_wave_left=args.games)
         slots = [asyncio.create_task(_slot(n, bases[n % len(bases)], ws_bases, seats[n],
-                                           games, args, window, stop, tally, pool))
+                                           games, args, window, stop, tally, pool,
+                                           create, connect, pacer))
                  for n in range(args.games)]
         began = time.perf_counter()
         try:
@@ -201,7 +227,8 @@ async def main_async(args: argparse.Namespace, bases: list[str],
             if values else None
 
     return {
-        "mode": "continuous", "slots": args.games, "spectators": args.spectators,
+        "mode": "continuous", "slots": args.games, "offered_moves_per_s": args.rate or None,
+        "spectators": args.spectators,
         "servers": len(bases), "window_s": args.continuous, "moves": moves,
         "moves_per_s": round(moves / args.continuous, 1),
         "p50_ms": pct(latencies, 0.50), "p95_ms": pct(latencies, 0.95),

@@ -35,6 +35,15 @@ next game over the API as soon as one ends, measured over a window of WINDOW sec
 
     python bench/load.py --spawn 1 --games 50 --continuous 20
 
+`--rate R` offers a fixed load instead of the closed loop: moves are released at R a
+second across all games (bench/pacing.py), for p99 below saturation.
+
+`--peer bgio` (with `--spawn 1 --continuous WINDOW`) measures boardgame.io 0.50 serving
+the same recorded games to the same evening instead of this server (bench/bgio,
+bench/peer_bgio.py; `--peer bgio-postgres`: with its PostgreSQL adapter on DATABASE_URL).
+
+    python bench/load.py --peer bgio --spawn 1 --games 50 --continuous 20 [--rate 300]
+
 `--server-commit REV` spawns the servers from a clean `git archive` of REV instead of
 this tree, with this load client: run it and the same command without it one after the
 other for an A/B on a shared machine. `--profile PREFIX` (with `--profile-gil` or
@@ -67,6 +76,7 @@ from urllib.parse import urlparse
 import orjson
 import websockets
 from balancer import Ports, proxies
+from pacing import Pacer
 from processes import (  # noqa: F401  (re-exported: the other benchmarks use load.spawn ...)
     ROOT,
     Window,
@@ -154,6 +164,7 @@ class GameRun:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    pacer: Pacer | None = None  # `--rate`: each send waits for its time (bench/pacing.py)
 
     def received(self, ply: int, now: float) -> None:
         count = self.seen.get(ply, 0) + 1
@@ -188,6 +199,8 @@ async def connection(run: GameRun, ws_base: str, token: str | None, stop: asynci
 
         async def act() -> None:
             if seat is not None and turn == seat and ply < len(run.actions):
+                if run.pacer:
+                    await run.pacer.wait()
                 run.sent_at[ply + 1] = time.perf_counter()
                 await ws.send(json.dumps({"type": "action", "action": run.actions[ply],
                                           "ply": ply, "ref": ply}))
@@ -267,7 +280,8 @@ async def main_async(args: argparse.Namespace, bases: list[str],
     setup0 = time.perf_counter()
     tokens_per_game = await set_up_games(base0, args.games, args.shared_users,
                                          args.setup_concurrency)
-    runs = [GameRun(gid, games[g % len(games)]["actions"], 4 + args.spectators)
+    pacer = Pacer(args.rate) if args.rate else None
+    runs = [GameRun(gid, games[g % len(games)]["actions"], 4 + args.spectators, pacer=pacer)
             for g, (gid, _) in enumerate(tokens_per_game)]
     setup_s = time.perf_counter() - setup0
     ws_bases = [b.replace("http://", "ws://") for b in bases]
@@ -313,6 +327,7 @@ async def main_async(args: argparse.Namespace, bases: list[str],
 
     return {
         "games": args.games, "spectators": args.spectators, "servers": len(bases),
+        "offered_moves_per_s": args.rate or None,
         "users": users, "setup_s": round(setup_s, 2),
         "connections": len(tasks), "moves": moves, "seconds": round(elapsed, 2),
         "moves_per_s": round(moves / elapsed, 1) if elapsed else 0,
@@ -369,7 +384,21 @@ def main() -> None:
     parser.add_argument("--server-commit", metavar="REV",
                         help="spawn the servers from a clean `git archive` of REV (the same "
                              "load client measures an older server: A/B in one session)")
+    parser.add_argument("--rate", type=float, default=0, metavar="R",
+                        help="a fixed offered load: moves released at R a second across "
+                             "all games (bench/pacing.py) instead of each at once")
+    parser.add_argument("--peer", choices=["bgio", "bgio-postgres"], default=None,
+                        help="with --spawn 1 --continuous: measure boardgame.io 0.50 "
+                             "(bench/bgio) serving the same games instead of this server "
+                             "(bgio-postgres: its PostgreSQL adapter on DATABASE_URL)")
     args = parser.parse_args()
+    if args.peer:
+        import peer_bgio
+
+        report = peer_bgio.run(args)
+        print(json.dumps(report) if args.json else
+              "\n".join(f"{key:>22}: {value}" for key, value in report.items()))
+        return
     play = main_async
     if args.continuous:
         import continuous
