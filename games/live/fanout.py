@@ -15,10 +15,20 @@ where the channel layer's group send costs three round trips even with nobody li
 
 Like the channel layer it only notifies (at most once): the event log in the database is
 the truth. A listener that sees a gap fills it from the database; when the subscription
-to Redis is lost and comes back, every listener of every game here is told to catch up.
+to Redis is lost and comes back, every game here that moved on meanwhile is refilled.
+What no message brings is caught by the database itself, one way per database:
+
+- PostgreSQL: the version's doorbell (games/live/doorbell.py). Every committed change of
+  a game rings here (a NOTIFY sent by its own transaction); a game with sockets here
+  whose sockets are still behind that version `RING_GRACE` later (its PUBLISH lost,
+  never made, or its writer killed) is refilled, and after the doorbell's (re)connection
+  one read catches up what rang while it was down. Nothing polls.
+- SQLite (the embedded mode, `make run`): no NOTIFY, so the games here are audited
+  every `AUDIT_SECONDS` (`_audit_forever`): there the worker is another process whose
+  writes reach this one's sockets only that way.
+
 Presence snapshots of a game are kept here too, so all its sockets in a process show the
-same one. Without Redis (the embedded mode) delivery is local to the process, which is
-exact for its single process.
+same one. Without Redis delivery is local to the process.
 """
 
 from __future__ import annotations
@@ -32,15 +42,20 @@ from typing import Any, Protocol
 import redis.asyncio as aioredis
 from django.conf import settings
 
-from bloqueio_site import jsontext
+from bloqueio_site import jsontext, model_rows
 from bloqueio_site.off_loop import off_loop
+from games.live import doorbell
 
 log = logging.getLogger(__name__)
 
 # Short: sockets connecting meanwhile wait for the resubscription inside Daphne's 5 s
 # handshake timeout.
 RECONNECT_DELAYS = (0.1, 0.2, 0.5, 1.0)
+# The embedded mode's (SQLite) audit period.
 AUDIT_SECONDS = 2.0
+# How long a ring (a committed version) may wait for its PUBLISH before the game is read:
+# the message normally comes first or within milliseconds, and carries the frames.
+RING_GRACE = 1.0
 # Presence changes of a game are sent to its sockets at most this often: a crowd of
 # spectators arriving must not cost a frame per socket for each arrival.
 PRESENCE_EVERY = 0.25
@@ -158,6 +173,11 @@ class Hub:
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._auditor: asyncio.Task[None] | None = None
+        # PostgreSQL: the doorbell; elsewhere (SQLite) the audit (the module's docstring).
+        self._doorbell = (doorbell.Doorbell(self)
+                          if model_rows.database().vendor == "postgresql" else None)
+        # Rings waiting out their grace: topic -> the highest version rung.
+        self._rung: dict[str, int] = {}
         # Games the last audit found ahead of their messages: topic -> the version it read.
         self._suspects: dict[str, int] = {}
         self._confirmed: dict[str, asyncio.Event] = {}
@@ -171,10 +191,10 @@ class Hub:
         """Listen to `topic`; returns once this process receives its messages."""
         first = topic not in self.listeners
         self.listeners.setdefault(topic, set()).add(listener)
+        if topic.startswith("game:"):
+            # Changes no message brings here (another process's, with or without Redis).
+            self._ensure_watch()
         if not self._redis_url:
-            # Embedded mode (no Redis): another process (the worker) can still commit
-            # events here, with nobody to tell us; the audit catches them up.
-            self._ensure_auditor()
             return
         if first:
             self._confirmed[topic] = asyncio.Event()
@@ -294,11 +314,48 @@ class Hub:
     def _ensure_reader(self) -> None:
         if self._reader is None or self._reader.done():
             self._reader = asyncio.get_running_loop().create_task(self._read_forever())
-        self._ensure_auditor()
 
-    def _ensure_auditor(self) -> None:
-        if self._auditor is None or self._auditor.done():
+    def _ensure_watch(self) -> None:
+        """The database's own word on what changed: the doorbell, or the audit."""
+        if self._doorbell is not None:
+            self._doorbell.ensure()
+        elif self._auditor is None or self._auditor.done():
             self._auditor = asyncio.get_running_loop().create_task(self._audit_forever())
+
+    # -- the doorbell (PostgreSQL) -------------------------------------------------------
+
+    def wanted(self) -> bool:
+        return any(topic.startswith("game:") for topic in self.listeners)
+
+    def rang(self, game_id: int, version: int) -> None:
+        """A change committed: if this game's sockets here have not had it, give its
+        message RING_GRACE to come, then read the game (`_answer`)."""
+        topic = game_topic(game_id)
+        if topic not in self.listeners or self._known(topic) >= version:
+            return
+        waiting = self._rung.get(topic)
+        self._rung[topic] = max(waiting or 0, version)
+        if waiting is None:
+            asyncio.get_running_loop().call_later(
+                RING_GRACE, lambda: asyncio.ensure_future(self._answer(topic)))
+
+    async def _answer(self, topic: str) -> None:
+        version = self._rung.pop(topic, None)
+        if version is None or topic not in self.listeners or self._known(topic) >= version:
+            return  # its message came
+        self.latest_v[topic] = max(self.latest_v.get(topic, 0), version)
+        await self._refill([topic])
+
+    async def listening(self) -> None:
+        """The doorbell (re)connected: what rang while it was down is read once."""
+        await self._catch_up_all()
+
+    def _known(self, topic: str) -> int:
+        """The version every socket of `topic` here has had (the oldest of theirs), or,
+        for listeners that keep none, the highest announced here."""
+        versions = [v for x in self.listeners.get(topic, ())
+                    if getattr(x, "ready", True) and type(v := getattr(x, "v", None)) is int]
+        return min(versions) if versions else self.latest_v.get(topic, 0)
 
     async def _read_forever(self) -> None:
         """Subscribe to every game listened to here and deliver what arrives; on any
@@ -394,8 +451,12 @@ class Hub:
                                            "events": found.events, "game": found.game})
 
     async def audit(self, *, confirm: bool = False) -> list[str] | None:
-        """Compare the versions of the games listened to here with the database's; note
-        the newer ones and return their topics (None if the database did not answer).
+        """Compare the database's versions of the games listened to here with what
+        their sockets here have had (`_known`: the oldest socket's, so a socket that
+        opened since, with the newer game in its `hello`, hides nothing); note the newer
+        ones and return their topics (None if the database did not answer). Once after a
+        reconnection (of the doorbell or of Redis), and every AUDIT_SECONDS in the
+        embedded mode.
 
         With `confirm`, a game counts as behind only if the previous audit already saw
         it ahead and its messages have still not caught up with the version seen then. In a
@@ -417,7 +478,7 @@ class Hub:
         suspects = {}
         for game_id, v in versions.items():
             topic = games[game_id]
-            known = self.latest_v.get(topic, 0)
+            known = self._known(topic)
             if v <= known:
                 continue
             if confirm:
@@ -432,9 +493,10 @@ class Hub:
         return behind
 
     async def _audit_forever(self) -> None:
-        """A notification can die with the process that committed it (killed between its
-        commit and its PUBLISH): every AUDIT_SECONDS one query catches that up here, at
-        the second audit that finds it missing."""
+        """The embedded mode's (SQLite: no doorbell): a change another process (the
+        worker) committed, or a notification that died with its writer, is caught up
+        here by one query every AUDIT_SECONDS, at the second audit that finds it
+        missing."""
         while self.listeners:
             await asyncio.sleep(AUDIT_SECONDS)
             await self._refill(await self.audit(confirm=True) or [])
