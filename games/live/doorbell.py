@@ -61,7 +61,7 @@ class Doorbell:
         self._owner = owner
         self._task: asyncio.Task[None] | None = None
         self.backend_pid: int | None = None  # the listening backend (tests end it)
-        self.connections = 0  # how many times it has listened (tests)
+        self.connections = 0  # how many times it has listened and caught up (tests)
 
     def ensure(self) -> None:
         """Listen, if not already."""
@@ -77,11 +77,11 @@ class Doorbell:
                 _open.add(conn)
                 await conn.execute(f"LISTEN {CHANNEL}")
                 self.backend_pid = conn.info.backend_pid
-                self.connections += 1
                 attempt = 0
                 # After the LISTEN: whatever commits from now on rings here; what
                 # committed before it is in the catch-up's read.
                 await self._owner.listening()
+                self.connections += 1
                 while self._owner.wanted():
                     async for note in conn.notifies(timeout=LOOK_UP_EVERY):
                         self._ring(note.payload)
