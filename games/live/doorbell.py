@@ -62,6 +62,7 @@ class Doorbell:
         self._task: asyncio.Task[None] | None = None
         self.backend_pid: int | None = None  # the listening backend (tests end it)
         self.connections = 0  # how many times it has listened and caught up (tests)
+        self.rings = 0  # rings heard (tests)
 
     def ensure(self) -> None:
         """Listen, if not already."""
@@ -100,6 +101,7 @@ class Doorbell:
                         await conn.close()
 
     def _ring(self, payload: str) -> None:
+        self.rings += 1
         try:
             game_id, version = payload.split(" ")
             self._owner.rang(int(game_id), int(version))

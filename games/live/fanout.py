@@ -34,7 +34,9 @@ same one. Without Redis delivery is local to the process.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
+import time
 import uuid
 import weakref
 from typing import Any, Protocol
@@ -176,8 +178,9 @@ class Hub:
         # PostgreSQL: the doorbell; elsewhere (SQLite) the audit (the module's docstring).
         self._doorbell = (doorbell.Doorbell(self)
                           if model_rows.database().vendor == "postgresql" else None)
-        # Rings waiting out their grace: topic -> the highest version rung.
-        self._rung: dict[str, int] = {}
+        # Rings waiting out their grace: topic -> (when rung, version), oldest first.
+        self._rung: dict[str, collections.deque[tuple[float, int]]] = {}
+        self._ring_timers: dict[str, asyncio.TimerHandle] = {}
         # Games the last audit found ahead of their messages: topic -> the version it read.
         self._suspects: dict[str, int] = {}
         self._confirmed: dict[str, asyncio.Event] = {}
@@ -224,6 +227,9 @@ class Hub:
         self.presence.pop(topic, None)
         self.latest_v.pop(topic, None)
         self._confirmed.pop(topic, None)
+        self._rung.pop(topic, None)
+        if (timer := self._ring_timers.pop(topic, None)) is not None:
+            timer.cancel()
         if not self.listeners:
             return  # the reader leaves its loop and closes the subscription itself
         pubsub = self._pubsub
@@ -329,21 +335,43 @@ class Hub:
 
     def rang(self, game_id: int, version: int) -> None:
         """A change committed: if this game's sockets here have not had it, give its
-        message RING_GRACE to come, then read the game (`_answer`)."""
+        message RING_GRACE to come, then read the game (`_answer`). Called for every
+        commit of the site: for a game with no sockets here, one lookup."""
         topic = game_topic(game_id)
-        if topic not in self.listeners or self._known(topic) >= version:
+        if topic not in self.listeners:
             return
-        waiting = self._rung.get(topic)
-        self._rung[topic] = max(waiting or 0, version)
-        if waiting is None:
-            asyncio.get_running_loop().call_later(
-                RING_GRACE, lambda: asyncio.ensure_future(self._answer(topic)))
+        rings = self._rung.get(topic)
+        if rings is None:
+            # Usually the ring comes first (NOTIFY at commit, PUBLISH after it): counting
+            # the sockets' versions is left to the answer.
+            if self.latest_v.get(topic, 0) >= version and self._known(topic) >= version:
+                return
+            rings = self._rung[topic] = collections.deque()
+            self._answer_in(topic, RING_GRACE)
+        rings.append((time.monotonic(), version))
+
+    def _answer_in(self, topic: str, delay: float) -> None:
+        self._ring_timers[topic] = asyncio.get_running_loop().call_later(
+            delay, lambda: asyncio.ensure_future(self._answer(topic)))
 
     async def _answer(self, topic: str) -> None:
-        version = self._rung.pop(topic, None)
-        if version is None or topic not in self.listeners or self._known(topic) >= version:
+        """The rings of `topic` whose grace is over: if its sockets here are still behind
+        the latest of them, its message was lost: read the game. A ring still in its
+        grace (a busy game's next change, whose message is on its way) waits its turn."""
+        self._ring_timers.pop(topic, None)
+        rings = self._rung.get(topic)
+        if rings is None:
+            return
+        over, due = time.monotonic() - RING_GRACE, 0
+        while rings and rings[0][0] <= over:
+            due = max(due, rings.popleft()[1])
+        if rings:
+            self._answer_in(topic, rings[0][0] - over)
+        else:
+            del self._rung[topic]
+        if not due or topic not in self.listeners or self._known(topic) >= due:
             return  # its message came
-        self.latest_v[topic] = max(self.latest_v.get(topic, 0), version)
+        self.latest_v[topic] = max(self.latest_v.get(topic, 0), due)
         await self._refill([topic])
 
     async def listening(self) -> None:

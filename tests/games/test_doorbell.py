@@ -155,3 +155,33 @@ async def test_topics_that_are_not_games_need_no_doorbell():
     assert hub._doorbell is not None and hub._doorbell._task is None
     assert hub._auditor is None
     await hub.leave("tournament:1", listener)
+
+
+async def test_a_ring_whose_message_came_reads_nothing(monkeypatch):
+    """The usual case: every move rings and its message arrives too; once the rings'
+    grace is over, the hub has read nothing (the audit it replaces read every 2 s)."""
+    from games import selectors
+
+    gid, users = await seat_four()
+    comm = await game_socket(gid)
+    hub, topic = fanout.hub(), fanout.game_topic(gid)
+    bell = hub._doorbell
+    assert bell is not None
+    await until(lambda: bell.connections == 1)
+    heard = bell.rings
+    reads: list[int] = []
+    real = selectors.events_and_game
+
+    def counted(game_id: int, after: int) -> Any:
+        reads.append(game_id)
+        return real(game_id, after)
+
+    monkeypatch.setattr(selectors, "events_and_game", counted)
+    for ply, to in enumerate(([2, 5], [5, 8])):
+        await sync_to_async(services.submit_action)(
+            game_id=gid, user=users[ply], action={"type": "move", "to": to}, ply=ply)
+        assert (await receive_type(comm, "event"))["event"]["ply"] == ply + 1
+    await until(lambda: bell.rings == heard + 2)  # both moves rang here
+    await until(lambda: topic not in hub._rung)  # and were answered (or never waited)
+    assert reads == []
+    await comm.disconnect()
