@@ -133,10 +133,11 @@ def notify_statement(way: str, tables: dict[str, str]) -> str:
 
 
 def run_clients(url: str, tables: dict[str, str], way: str, games: int, statements: int,
-                clients: int, rate: float = 0.0) -> dict[str, float]:
+                clients: int, rate: float = 0.0, listener: int = 0) -> dict[str, float]:
     """`statements` moves in `way` spread over `clients` connections at once, each on
     games of its own (at most `rate` a second in all, if given: an offered load below
-    saturation); the costs a statement (PostgreSQL: all the backends' CPU)."""
+    saturation); the costs a statement (PostgreSQL: the writing backends' CPU, and the
+    `listener` backend's apart: each notification wakes it to send it on)."""
     import threading
 
     statement = notify_statement(way, tables)
@@ -169,13 +170,14 @@ def run_clients(url: str, tables: dict[str, str], way: str, games: int, statemen
     threads = [threading.Thread(target=work, args=(k,)) for k in range(clients)]
     for t in threads:
         t.start()
-    cpu = sum(cpu_seconds(p) for p in pids)
+    cpu, heard_cpu = sum(cpu_seconds(p) for p in pids), cpu_seconds(listener)
     start_line.wait()
     began = time.perf_counter()
     for t in threads:
         t.join()
     wall = time.perf_counter() - began
     took = sum(cpu_seconds(p) for p in pids) - cpu
+    listening = cpu_seconds(listener) - heard_cpu
     [written] = setup.execute(f"SELECT count(*) FROM {tables['event']}").fetchone() or [0]
     for c in [*conns, setup]:
         c.close()
@@ -183,7 +185,7 @@ def run_clients(url: str, tables: dict[str, str], way: str, games: int, statemen
     if written != done:
         raise SystemExit(f"{way}: {written} of {done} statements wrote their event")
     return {"postgres_ms": 1000 * took / done, "statement_ms": 1000 * sum(lat) / len(lat),
-            "per_second": done / wall}
+            "per_second": done / wall, "listener_ms": 1000 * listening / done}
 
 
 def compare_notify(url: str, args: argparse.Namespace) -> None:
@@ -195,6 +197,7 @@ def compare_notify(url: str, args: argparse.Namespace) -> None:
     tables["event"] = f"bench_notify_event_{suffix}"
     listener = psycopg.connect(url, autocommit=True)
     listener.execute(f"LISTEN {NOTIFY_CHANNEL}")  # as the site's one listener per process
+    listener_pid = backend_pid(listener)
     results: dict[str, list[dict[str, float]]] = {way: [] for way in NOTIFY_WAYS}
     try:
         with psycopg.connect(url, autocommit=True) as conn:
@@ -210,18 +213,21 @@ def compare_notify(url: str, args: argparse.Namespace) -> None:
             order = NOTIFY_WAYS[r % 3:] + NOTIFY_WAYS[:r % 3]
             for way in order:
                 got = run_clients(url, tables, way, args.games, args.statements,
-                                  args.clients, args.rate)
+                                  args.clients, args.rate, listener_pid)
                 heard = sum(1 for _ in listener.notifies(timeout=0.5, stop_after=10**9))
                 results[way].append(got)
                 print(f"round {r + 1} {way:9s} PostgreSQL {got['postgres_ms']:.3f} ms a "
-                      f"statement, statement {got['statement_ms']:.3f} ms, "
+                      f"statement + listener {got['listener_ms']:.3f} ms, "
+                      f"statement {got['statement_ms']:.3f} ms, "
                       f"{got['per_second']:.0f}/s, {heard} notifications heard", flush=True)
         for way in NOTIFY_WAYS:
             cpu = [g["postgres_ms"] for g in results[way]]
             lat = [g["statement_ms"] for g in results[way]]
             rate = [g["per_second"] for g in results[way]]
+            heard = [g["listener_ms"] for g in results[way]]
             print(f"median {way:9s} PostgreSQL {statistics.median(cpu):.3f} ms "
-                  f"({min(cpu):.3f}-{max(cpu):.3f}), statement {statistics.median(lat):.3f} "
+                  f"({min(cpu):.3f}-{max(cpu):.3f}) + listener {statistics.median(heard):.3f} "
+                  f"ms ({min(heard):.3f}-{max(heard):.3f}), statement {statistics.median(lat):.3f} "
                   f"ms ({min(lat):.3f}-{max(lat):.3f}), {statistics.median(rate):.0f}/s "
                   f"({min(rate):.0f}-{max(rate):.0f})", flush=True)
     finally:
