@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "games_version"
 RECONNECT_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
+# How often the notifications that came are read (a batch: one wake-up for all of them).
+READ_EVERY = 0.1
 # How often the listening loop looks up from its connection to see whether anything here
 # still watches a game (and leaves when nothing does).
 LOOK_UP_EVERY = 1.0
@@ -99,36 +101,26 @@ class Doorbell:
                         await conn.close()
 
     async def _hear(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        """Hand every notification to the owner as libpq reads it, until nothing here
-        watches a game (then return) or the connection fails (then raise). Read straight
-        from the socket when it is readable: psycopg's `notifies()` spends ~85 us of
-        Python a notification arriving alone (a future and a timer a wait), this ~10
+        """Hand the notifications to the owner, READ_EVERY, as many as came meanwhile,
+        until nothing here watches a game (then return) or the connection fails (then
+        raise). Read in batches straight from libpq: a ring is not urgent (the hub waits
+        RING_GRACE for its message anyway), and waking for each one, as psycopg's
+        `notifies()` does, cost ~85 us of Python a ring at a move's rate
         (docs/performance.md, "The version's doorbell")."""
         pgconn = conn.pgconn
-        loop = asyncio.get_running_loop()
-        failed: asyncio.Future[None] = loop.create_future()
-
-        def readable() -> None:
-            try:
-                pgconn.consume_input()
-                while (note := pgconn.notifies()) is not None:
-                    self._ring(note.extra.decode())
-                if pgconn.status != psycopg.pq.ConnStatus.OK:
-                    raise psycopg.OperationalError("the LISTEN connection ended")
-            except Exception as exc:
-                loop.remove_reader(fd)
-                if not failed.done():
-                    failed.set_exception(exc)
-
-        fd = pgconn.socket
-        loop.add_reader(fd, readable)
-        try:
-            while self._owner.wanted():
-                done, _ = await asyncio.wait([failed], timeout=LOOK_UP_EVERY)
-                if done:
-                    failed.result()  # raises what ended it
-        finally:
-            loop.remove_reader(fd)
+        ended = psycopg.OperationalError("the LISTEN connection ended")
+        looked = asyncio.get_running_loop().time()
+        while True:
+            await asyncio.sleep(READ_EVERY)
+            pgconn.consume_input()  # raises if the connection failed
+            while (note := pgconn.notifies()) is not None:
+                self._ring(note.extra.decode())
+            if pgconn.status != psycopg.pq.ConnStatus.OK:
+                raise ended
+            if (now := asyncio.get_running_loop().time()) - looked >= LOOK_UP_EVERY:
+                looked = now
+                if not self._owner.wanted():
+                    return
 
     def _ring(self, payload: str) -> None:
         self.rings += 1
