@@ -164,12 +164,6 @@ async def _take(pool: _Connections) -> tuple[psycopg.AsyncConnection[Any], float
         raise Unusable(f"no connection: {exc}") from exc
 
 
-async def open_connection() -> psycopg.AsyncConnection[Any]:
-    """A connection of the loop's own outside the pool, set up as the pool's are (the
-    fan-out's LISTEN, games/live/doorbell.py); its caller closes it."""
-    return await _open()
-
-
 async def _open() -> psycopg.AsyncConnection[Any]:
     database = model_rows.database()
     params = database.get_connection_params()

@@ -125,15 +125,12 @@ def fresh_channel_layer() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def loop_connections_closed() -> Iterator[None]:
-    """The event loop's own database connections (bloqueio_site/loop_db.py, and the
-    fan-out's LISTEN: games/live/doorbell.py) end with the test whose loop opened
-    them: the test database can then be flushed and dropped."""
+    """The event loop's own database connections (bloqueio_site/loop_db.py) end with the
+    test whose loop opened them: the test database can then be flushed and dropped."""
     from bloqueio_site import loop_db
-    from games.live import doorbell
 
     yield
     loop_db.close_all()
-    doorbell.close_all()
 
 
 def _clear_presence() -> None:

@@ -15,28 +15,16 @@ where the channel layer's group send costs three round trips even with nobody li
 
 Like the channel layer it only notifies (at most once): the event log in the database is
 the truth. A listener that sees a gap fills it from the database; when the subscription
-to Redis is lost and comes back, every game here that moved on meanwhile is refilled.
-What no message brings is caught by the database itself, one way per database:
-
-- PostgreSQL: the version's doorbell (games/live/doorbell.py). Every committed change of
-  a game rings here (a NOTIFY sent by its own transaction); a game with sockets here
-  whose sockets are still behind that version `RING_GRACE` later (its PUBLISH lost,
-  never made, or its writer killed) is refilled, and after the doorbell's (re)connection
-  one read catches up what rang while it was down. Nothing polls.
-- SQLite (the embedded mode, `make run`): no NOTIFY, so the games here are audited
-  every `AUDIT_SECONDS` (`_audit_forever`): there the worker is another process whose
-  writes reach this one's sockets only that way.
-
+to Redis is lost and comes back, every listener of every game here is told to catch up.
 Presence snapshots of a game are kept here too, so all its sockets in a process show the
-same one. Without Redis delivery is local to the process.
+same one. Without Redis (the embedded mode) delivery is local to the process, which is
+exact for its single process.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
-import time
 import uuid
 import weakref
 from typing import Any, Protocol
@@ -44,20 +32,15 @@ from typing import Any, Protocol
 import redis.asyncio as aioredis
 from django.conf import settings
 
-from bloqueio_site import jsontext, model_rows
+from bloqueio_site import jsontext
 from bloqueio_site.off_loop import off_loop
-from games.live import doorbell
 
 log = logging.getLogger(__name__)
 
 # Short: sockets connecting meanwhile wait for the resubscription inside Daphne's 5 s
 # handshake timeout.
 RECONNECT_DELAYS = (0.1, 0.2, 0.5, 1.0)
-# The embedded mode's (SQLite) audit period.
 AUDIT_SECONDS = 2.0
-# How long a ring (a committed version) may wait for its PUBLISH before the game is read:
-# the message normally comes first or within milliseconds, and carries the frames.
-RING_GRACE = 1.0
 # Presence changes of a game are sent to its sockets at most this often: a crowd of
 # spectators arriving must not cost a frame per socket for each arrival.
 PRESENCE_EVERY = 0.25
@@ -175,12 +158,6 @@ class Hub:
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._auditor: asyncio.Task[None] | None = None
-        # PostgreSQL: the doorbell; elsewhere (SQLite) the audit (the module's docstring).
-        self._doorbell = (doorbell.Doorbell(self)
-                          if model_rows.database().vendor == "postgresql" else None)
-        # Rings waiting out their grace: topic -> (when rung, version), oldest first.
-        self._rung: dict[str, collections.deque[tuple[float, int]]] = {}
-        self._ring_timers: dict[str, asyncio.TimerHandle] = {}
         # Games the last audit found ahead of their messages: topic -> the version it read.
         self._suspects: dict[str, int] = {}
         self._confirmed: dict[str, asyncio.Event] = {}
@@ -194,10 +171,10 @@ class Hub:
         """Listen to `topic`; returns once this process receives its messages."""
         first = topic not in self.listeners
         self.listeners.setdefault(topic, set()).add(listener)
-        if topic.startswith("game:"):
-            # Changes no message brings here (another process's, with or without Redis).
-            self._ensure_watch()
         if not self._redis_url:
+            # Embedded mode (no Redis): another process (the worker) can still commit
+            # events here, with nobody to tell us; the audit catches them up.
+            self._ensure_auditor()
             return
         if first:
             self._confirmed[topic] = asyncio.Event()
@@ -227,9 +204,6 @@ class Hub:
         self.presence.pop(topic, None)
         self.latest_v.pop(topic, None)
         self._confirmed.pop(topic, None)
-        self._rung.pop(topic, None)
-        if (timer := self._ring_timers.pop(topic, None)) is not None:
-            timer.cancel()
         if not self.listeners:
             return  # the reader leaves its loop and closes the subscription itself
         pubsub = self._pubsub
@@ -320,70 +294,11 @@ class Hub:
     def _ensure_reader(self) -> None:
         if self._reader is None or self._reader.done():
             self._reader = asyncio.get_running_loop().create_task(self._read_forever())
+        self._ensure_auditor()
 
-    def _ensure_watch(self) -> None:
-        """The database's own word on what changed: the doorbell, or the audit."""
-        if self._doorbell is not None:
-            self._doorbell.ensure()
-        elif self._auditor is None or self._auditor.done():
+    def _ensure_auditor(self) -> None:
+        if self._auditor is None or self._auditor.done():
             self._auditor = asyncio.get_running_loop().create_task(self._audit_forever())
-
-    # -- the doorbell (PostgreSQL) -------------------------------------------------------
-
-    def wanted(self) -> bool:
-        return any(topic.startswith("game:") for topic in self.listeners)
-
-    def rang(self, game_id: int, version: int) -> None:
-        """A change committed: if this game's sockets here have not had it, give its
-        message RING_GRACE to come, then read the game (`_answer`). Called for every
-        commit of the site: for a game with no sockets here, one lookup."""
-        topic = game_topic(game_id)
-        if topic not in self.listeners:
-            return
-        rings = self._rung.get(topic)
-        if rings is None:
-            # Usually the ring comes first (NOTIFY at commit, PUBLISH after it): counting
-            # the sockets' versions is left to the answer.
-            if self.latest_v.get(topic, 0) >= version and self._known(topic) >= version:
-                return
-            rings = self._rung[topic] = collections.deque()
-            self._answer_in(topic, RING_GRACE)
-        rings.append((time.monotonic(), version))
-
-    def _answer_in(self, topic: str, delay: float) -> None:
-        self._ring_timers[topic] = asyncio.get_running_loop().call_later(
-            delay, lambda: asyncio.ensure_future(self._answer(topic)))
-
-    async def _answer(self, topic: str) -> None:
-        """The rings of `topic` whose grace is over: if its sockets here are still behind
-        the latest of them, its message was lost: read the game. A ring still in its
-        grace (a busy game's next change, whose message is on its way) waits its turn."""
-        self._ring_timers.pop(topic, None)
-        rings = self._rung.get(topic)
-        if rings is None:
-            return
-        over, due = time.monotonic() - RING_GRACE, 0
-        while rings and rings[0][0] <= over:
-            due = max(due, rings.popleft()[1])
-        if rings:
-            self._answer_in(topic, rings[0][0] - over)
-        else:
-            del self._rung[topic]
-        if not due or topic not in self.listeners or self._known(topic) >= due:
-            return  # its message came
-        self.latest_v[topic] = max(self.latest_v.get(topic, 0), due)
-        await self._refill([topic])
-
-    async def listening(self) -> None:
-        """The doorbell (re)connected: what rang while it was down is read once."""
-        await self._catch_up_all()
-
-    def _known(self, topic: str) -> int:
-        """The version every socket of `topic` here has had (the oldest of theirs), or,
-        for listeners that keep none, the highest announced here."""
-        versions = [v for x in self.listeners.get(topic, ())
-                    if getattr(x, "ready", True) and type(v := getattr(x, "v", None)) is int]
-        return min(versions) if versions else self.latest_v.get(topic, 0)
 
     async def _read_forever(self) -> None:
         """Subscribe to every game listened to here and deliver what arrives; on any
@@ -481,10 +396,9 @@ class Hub:
     async def audit(self, *, confirm: bool = False) -> list[str] | None:
         """Compare the database's versions of the games listened to here with what
         their sockets here have had (`_known`: the oldest socket's, so a socket that
-        opened since, with the newer game in its `hello`, hides nothing); note the newer
-        ones and return their topics (None if the database did not answer). Once after a
-        reconnection (of the doorbell or of Redis), and every AUDIT_SECONDS in the
-        embedded mode.
+        opened since, with the newer game in its `hello`, hides nothing from the older
+        ones); note the newer ones and return their topics (None if the database did not
+        answer).
 
         With `confirm`, a game counts as behind only if the previous audit already saw
         it ahead and its messages have still not caught up with the version seen then. In a
@@ -520,11 +434,17 @@ class Hub:
             self._suspects = suspects
         return behind
 
+    def _known(self, topic: str) -> int:
+        """The version every socket of `topic` here has had (the oldest of theirs), or,
+        for listeners that keep none, the highest announced here."""
+        versions = [v for x in self.listeners.get(topic, ())
+                    if getattr(x, "ready", True) and type(v := getattr(x, "v", None)) is int]
+        return min(versions) if versions else self.latest_v.get(topic, 0)
+
     async def _audit_forever(self) -> None:
-        """The embedded mode's (SQLite: no doorbell): a change another process (the
-        worker) committed, or a notification that died with its writer, is caught up
-        here by one query every AUDIT_SECONDS, at the second audit that finds it
-        missing."""
+        """A notification can die with the process that committed it (killed between its
+        commit and its PUBLISH): every AUDIT_SECONDS one query catches that up here, at
+        the second audit that finds it missing."""
         while self.listeners:
             await asyncio.sleep(AUDIT_SECONDS)
             await self._refill(await self.audit(confirm=True) or [])

@@ -1,7 +1,7 @@
-"""The embedded mode (SQLite, no Redis: `make run`'s default) has no doorbell: the
-worker is another process, whose writes reach the web process's sockets only through
-the hub's audit. Played in a fresh interpreter on a throwaway SQLite file (the test
-session itself is on PostgreSQL)."""
+"""The embedded mode (SQLite, no Redis: `make run`'s default): the worker is another
+process, whose writes reach the web process's sockets only through the hub's audit.
+Played in a fresh interpreter on a throwaway SQLite file (the test session itself is on
+PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -49,8 +49,8 @@ async def main():
     broadcast.unsubscribe(realtime.on_committed)  # committed by "another process"
     await sync_to_async(services.resign)(game_id=game.pk, user=bob)
     message = await asyncio.wait_for(socket.got.get(), 60)
-    return {"doorbell": hub._doorbell is not None, "auditing": hub._auditor is not None,
-            "type": message["type"], "plies": [e["ply"] for e in message["events"]]}
+    return {"auditing": hub._auditor is not None, "type": message["type"],
+            "plies": [e["ply"] for e in message["events"]]}
 
 print(json.dumps(asyncio.run(main())))
 """
@@ -61,4 +61,4 @@ def test_the_embedded_workers_writes_reach_the_sockets_by_the_audit(tmp_path: Pa
                REDIS_URL="")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
-    assert out == {"doorbell": False, "auditing": True, "type": "game.refill", "plies": [1]}
+    assert out == {"auditing": True, "type": "game.refill", "plies": [1]}
