@@ -18,6 +18,20 @@ floor of what a move's statement costs, for comparing the three ways with each o
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bloqueio_bench \\
         .venv/bin/python bench/commit_cost.py
+
+With `--notify` it measures instead what announcing each move by NOTIFY costs (the
+version's doorbell, docs/architecture.md): the `alone` statement in three ways,
+interleaved (`--rounds` times, in a rotating order), over `--clients` connections at
+once (NOTIFY takes one lock per database at commit, held through the commit's flush:
+what it costs shows with several committers):
+
+    plain       the statement as above
+    trigger     the same statement on a table with an AFTER UPDATE trigger that calls
+                pg_notify(channel, 'id version') when the version moved
+    explicit    the statement with `count(pg_notify(...))` over the updated rows in
+                place of `count(*)`: the notification made by the statement itself
+
+    .venv/bin/python bench/commit_cost.py --notify --clients 4 --rounds 6 [--rate 500]
 """
 
 from __future__ import annotations
@@ -93,17 +107,155 @@ def run(conn: psycopg.Connection[Any], tables: tuple[str, str], mode: str, games
             "client_ms": 1000 * spent / statements}
 
 
+NOTIFY_CHANNEL = "bench_commit_notify"
+TRIGGER = """
+CREATE FUNCTION {game}_ring() RETURNS trigger AS $$
+BEGIN
+    PERFORM pg_notify('{channel}', NEW.id || ' ' || NEW.ply);
+    RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+CREATE TRIGGER {game}_ring AFTER UPDATE ON {game} FOR EACH ROW
+    WHEN (OLD.ply IS DISTINCT FROM NEW.ply) EXECUTE FUNCTION {game}_ring();
+"""
+NOTIFY_WAYS = ("plain", "trigger", "explicit")
+
+
+def notify_statement(way: str, tables: dict[str, str]) -> str:
+    """The move's statement for `way`, shaped as the site's (update, insert, count) (its
+    game table has the trigger for "trigger")."""
+    count = (f"count(pg_notify('{NOTIFY_CHANNEL}', moved.id || ' ' || moved.ply))"
+             if way == "explicit" else "count(*)")
+    return (f"WITH moved AS (UPDATE {tables[way]} SET ply = ply + 1, state = %s::jsonb "
+            "WHERE id = %s AND ply = %s AND state = %s::jsonb RETURNING id, ply), "
+            f"added AS (INSERT INTO {tables['event']} (game_id, ply, action) "
+            f"SELECT moved.id, %s, %s FROM moved) SELECT {count} FROM moved")
+
+
+def run_clients(url: str, tables: dict[str, str], way: str, games: int, statements: int,
+                clients: int, rate: float = 0.0, listener: int = 0) -> dict[str, float]:
+    """`statements` moves in `way` spread over `clients` connections at once, each on
+    games of its own (at most `rate` a second in all, if given: an offered load below
+    saturation); the costs a statement (PostgreSQL: the writing backends' CPU, and the
+    `listener` backend's apart: each notification wakes it to send it on)."""
+    import threading
+
+    statement = notify_statement(way, tables)
+    setup = psycopg.connect(url, autocommit=True)
+    setup.execute(f"TRUNCATE {tables['event']}")
+    setup.execute(f"UPDATE {tables[way]} SET ply = 0")
+    conns = [psycopg.connect(url, autocommit=True) for _ in range(clients)]
+    pids = [backend_pid(c) for c in conns]
+    per = statements // clients
+    lat: list[float] = []
+    start_line = threading.Barrier(clients + 1)
+
+    def work(k: int) -> None:
+        conn, plies = conns[k], {}
+        mine = [g for g in range(games) if g % clients == k]
+        start_line.wait()
+        spent, began, every = 0.0, time.perf_counter(), clients / rate if rate else 0.0
+        for i in range(per):
+            if every and (ahead := began + i * every - time.perf_counter()) > 0:
+                time.sleep(ahead)
+            game = mine[i % len(mine)]
+            ply = plies.get(game, 0)
+            t0 = time.perf_counter()
+            conn.execute(statement, [STATE, game, ply, STATE, ply + 1,
+                                     '{"type": "move", "to": [1, 2]}'])
+            spent += time.perf_counter() - t0
+            plies[game] = ply + 1
+        lat.append(spent / per)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(clients)]
+    for t in threads:
+        t.start()
+    cpu, heard_cpu = sum(cpu_seconds(p) for p in pids), cpu_seconds(listener)
+    start_line.wait()
+    began = time.perf_counter()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - began
+    took = sum(cpu_seconds(p) for p in pids) - cpu
+    listening = cpu_seconds(listener) - heard_cpu
+    [written] = setup.execute(f"SELECT count(*) FROM {tables['event']}").fetchone() or [0]
+    for c in [*conns, setup]:
+        c.close()
+    done = per * clients
+    if written != done:
+        raise SystemExit(f"{way}: {written} of {done} statements wrote their event")
+    return {"postgres_ms": 1000 * took / done, "statement_ms": 1000 * sum(lat) / len(lat),
+            "per_second": done / wall, "listener_ms": 1000 * listening / done}
+
+
+def compare_notify(url: str, args: argparse.Namespace) -> None:
+    """The three ways interleaved, `args.rounds` times; then each way's median."""
+    import statistics
+
+    suffix = os.getpid()
+    tables = {way: f"bench_notify_{way}_{suffix}" for way in NOTIFY_WAYS}
+    tables["event"] = f"bench_notify_event_{suffix}"
+    listener = psycopg.connect(url, autocommit=True)
+    listener.execute(f"LISTEN {NOTIFY_CHANNEL}")  # as the site's one listener per process
+    listener_pid = backend_pid(listener)
+    results: dict[str, list[dict[str, float]]] = {way: [] for way in NOTIFY_WAYS}
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            for way in NOTIFY_WAYS:
+                conn.execute(f"CREATE TABLE {tables[way]} (id int PRIMARY KEY, "
+                             "ply int NOT NULL, state jsonb NOT NULL)")
+                conn.execute(f"INSERT INTO {tables[way]} SELECT g, 0, %s::jsonb "
+                             "FROM generate_series(0, %s) g", [STATE, args.games - 1])
+            conn.execute(f"CREATE TABLE {tables['event']} (game_id int NOT NULL, ply int "
+                         "NOT NULL, action jsonb NOT NULL, UNIQUE (game_id, ply))")
+            conn.execute(TRIGGER.format(game=tables["trigger"], channel=NOTIFY_CHANNEL))
+        for r in range(args.rounds):
+            order = NOTIFY_WAYS[r % 3:] + NOTIFY_WAYS[:r % 3]
+            for way in order:
+                got = run_clients(url, tables, way, args.games, args.statements,
+                                  args.clients, args.rate, listener_pid)
+                heard = sum(1 for _ in listener.notifies(timeout=0.5, stop_after=10**9))
+                results[way].append(got)
+                print(f"round {r + 1} {way:9s} PostgreSQL {got['postgres_ms']:.3f} ms a "
+                      f"statement + listener {got['listener_ms']:.3f} ms, "
+                      f"statement {got['statement_ms']:.3f} ms, "
+                      f"{got['per_second']:.0f}/s, {heard} notifications heard", flush=True)
+        for way in NOTIFY_WAYS:
+            cpu = [g["postgres_ms"] for g in results[way]]
+            lat = [g["statement_ms"] for g in results[way]]
+            rate = [g["per_second"] for g in results[way]]
+            heard = [g["listener_ms"] for g in results[way]]
+            print(f"median {way:9s} PostgreSQL {statistics.median(cpu):.3f} ms "
+                  f"({min(cpu):.3f}-{max(cpu):.3f}) + listener {statistics.median(heard):.3f} "
+                  f"ms ({min(heard):.3f}-{max(heard):.3f}), statement {statistics.median(lat):.3f} "
+                  f"ms ({min(lat):.3f}-{max(lat):.3f}), {statistics.median(rate):.0f}/s "
+                  f"({min(rate):.0f}-{max(rate):.0f})", flush=True)
+    finally:
+        listener.close()
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("DROP TABLE IF EXISTS " + ", ".join(tables.values()))
+            conn.execute(f"DROP FUNCTION IF EXISTS {tables['trigger']}_ring()")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--statements", type=int, default=5000)
     parser.add_argument("--group", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2, help="each mode this many times")
+    parser.add_argument("--notify", action="store_true",
+                        help="compare a move's statement with and without NOTIFY")
+    parser.add_argument("--clients", type=int, default=1, help="--notify: connections at once")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="--notify: statements a second in all (0: as fast as they go)")
     args = parser.parse_args()
-    for name in ("games", "statements", "group", "rounds"):
+    for name in ("games", "statements", "group", "rounds", "clients"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
     url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bloqueio_bench")
+    if args.notify:
+        compare_notify(url, args)
+        return
     tables = (f"bench_commit_game_{os.getpid()}", f"bench_commit_event_{os.getpid()}")
     with psycopg.connect(url, autocommit=True) as conn:
         try:

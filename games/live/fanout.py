@@ -397,8 +397,11 @@ class Hub:
                                            "events": found.events, "game": found.game})
 
     async def audit(self, *, confirm: bool = False) -> list[str] | None:
-        """Compare the versions of the games listened to here with the database's; note
-        the newer ones and return their topics (None if the database did not answer).
+        """Compare the database's versions of the games listened to here with what
+        their sockets here have had (`_known`: the oldest socket's, so a socket that
+        opened since, with the newer game in its `hello`, hides nothing from the older
+        ones); note the newer ones and return their topics (None if the database did not
+        answer).
 
         With `confirm`, a game counts as behind only if the previous audit already saw
         it ahead and its messages have still not caught up with the version seen then. In a
@@ -420,7 +423,7 @@ class Hub:
         suspects = {}
         for game_id, v in versions.items():
             topic = games[game_id]
-            known = self.latest_v.get(topic, 0)
+            known = self._known(topic)
             if v <= known:
                 continue
             if confirm:
@@ -433,6 +436,13 @@ class Hub:
         if confirm:
             self._suspects = suspects
         return behind
+
+    def _known(self, topic: str) -> int:
+        """The version every socket of `topic` here has had (the oldest of theirs), or,
+        for listeners that keep none, the highest announced here."""
+        versions = [v for x in self.listeners.get(topic, ())
+                    if getattr(x, "ready", True) and type(v := getattr(x, "v", None)) is int]
+        return min(versions) if versions else self.latest_v.get(topic, 0)
 
     async def _audit_forever(self) -> None:
         """A notification can die with the process that committed it (killed between its

@@ -203,7 +203,8 @@ async def test_the_audit_waits_out_a_notification_still_on_its_way(four):
         await play(gid, users, 0)
         assert await hub.audit(confirm=True) == []  # ahead once: noted
         first = await _version(gid)
-        hub.latest_v[topic] = first  # its message arrived after all
+        await hub._refill([topic])  # its message arrived after all
+        assert (await receive_type(comm, "event"))["v"] == first
         assert await hub.audit(confirm=True) == []
         await play(gid, users, 1)
         assert await hub.audit(confirm=True) == []  # ahead once: noted
@@ -212,6 +213,24 @@ async def test_the_audit_waits_out_a_notification_still_on_its_way(four):
         assert hub.latest_v[topic] == first + 1
         assert await hub.audit(confirm=True) == []
     await comm.disconnect()
+
+
+async def test_a_socket_opened_after_a_loss_does_not_hide_it_from_the_audit(four):
+    """The audit compares the database with the versions the sockets have had (the
+    oldest), not with the highest any hello read: a socket that opens after a lost
+    change has it in its hello, and the older socket still gets it at the next audits."""
+    gid, users = four
+    older = await game_socket(gid)
+    hub, topic = fanout.hub(), fanout.game_topic(gid)
+    hub._auditor.cancel()  # this test runs the audits itself
+    with lost_notices():
+        await play(gid, users, 0)
+    newer = await game_socket(gid)  # its hello is at the new version
+    assert hub.latest_v[topic] == await _version(gid)
+    assert await hub.audit(confirm=True) == []  # ahead once: noted
+    assert await hub.audit(confirm=True) == [topic]  # still behind: lost
+    await newer.disconnect()
+    await older.disconnect()
 
 
 async def test_an_event_committed_while_a_sync_is_read_follows_its_answer(four, monkeypatch):
