@@ -39,6 +39,8 @@ def moderators_group() -> Group:
         wanted = [*import_module("moderation.migrations.0003_moderators_group").PERMISSIONS,
                   *import_module("chat.migrations.0002_moderators_read_chat").PERMISSIONS,
                   *import_module("moderation.migrations.0006_moderators_tournaments"
+                                 ).PERMISSIONS,
+                  *import_module("moderation.migrations.0007_moderators_arena_games"
                                  ).PERMISSIONS]
         group.permissions.set([
             Permission.objects.get(content_type__app_label=app, codename=codename)
