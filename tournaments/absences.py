@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from games.selectors import absent_seats
 from tournaments.models import Entry, Pairing, Round, Table, Tournament, Withdrawal
@@ -33,15 +33,30 @@ class _Seated(Protocol):
     seats: list[int | None]
 
 
-def absences(tables: Iterable[_Seated]) -> Counter[int]:
-    """Each player's number of absences at these tables or games (never absent: 0)."""
+_SeatedT = TypeVar("_SeatedT", bound=_Seated)
+
+
+def _absent(tables: Iterable[_SeatedT]) -> list[tuple[_SeatedT, int]]:
+    """(table, user id) of each absence at these tables or games."""
     by_game = {table.game_id: table for table in tables}
-    found: Counter[int] = Counter()
+    found = []
     for game_id, seat in absent_seats(list(by_game)):
         user_id = by_game[game_id].seats[seat]
         if user_id is not None:  # a bot seat is never absent, but be sure
-            found[user_id] += 1
+            found.append((by_game[game_id], user_id))
     return found
+
+
+def absences(tables: Iterable[_Seated]) -> Counter[int]:
+    """Each player's number of absences at these tables or games (never absent: 0)."""
+    return Counter(user_id for _, user_id in _absent(tables))
+
+
+def _withdraw(tournament: Tournament, user_ids: list[int], now: datetime) -> list[int]:
+    if user_ids:
+        Entry.objects.filter(tournament=tournament, user_id__in=user_ids, withdrawn_at=None
+                             ).update(withdrawn_at=now, withdrawn_because=Withdrawal.ABSENT)
+    return user_ids
 
 
 def withdraw_absent(tournament: Tournament, closed: Round, now: datetime) -> list[int]:
@@ -50,11 +65,8 @@ def withdraw_absent(tournament: Tournament, closed: Round, now: datetime) -> lis
     tables = list(Table.objects.filter(round__tournament=tournament))
     total = absences(tables)
     now_absent = absences(t for t in tables if t.round_id == closed.pk)
-    out = sorted(uid for uid in now_absent if total[uid] >= ABSENCES_TO_WITHDRAW)
-    if out:
-        Entry.objects.filter(tournament=tournament, user_id__in=out, withdrawn_at=None
-                             ).update(withdrawn_at=now, withdrawn_because=Withdrawal.ABSENT)
-    return out
+    return _withdraw(tournament, sorted(uid for uid in now_absent
+                                        if total[uid] >= ABSENCES_TO_WITHDRAW), now)
 
 
 def withdraw_absent_in_arena(tournament: Tournament, games: Sequence[Pairing],
@@ -62,17 +74,10 @@ def withdraw_absent_in_arena(tournament: Tournament, games: Sequence[Pairing],
     """Under the arena's lock, before it pairs: withdraw the players still in who are
     absent ABSENCES_TO_WITHDRAW times in its `games` since they (last) joined (an Arena
     has no rounds: the second absence withdraws at once, so nobody is paired to wait
-    for them again; one who joins again starts afresh)."""
+    for them again; one who joins again starts afresh). Returns their ids."""
     joined = dict(Entry.objects.filter(tournament=tournament, withdrawn_at=None)
                   .values_list("user_id", "joined_at"))
-    by_game = {g.game_id: g for g in games}
-    total: Counter[int] = Counter()
-    for game_id, seat in absent_seats(list(by_game)):
-        game, uid = by_game[game_id], by_game[game_id].seats[seat]
-        if uid in joined and game.started_at >= joined[uid]:
-            total[uid] += 1
-    out = sorted(uid for uid, count in total.items() if count >= ABSENCES_TO_WITHDRAW)
-    if out:
-        Entry.objects.filter(tournament=tournament, user_id__in=out, withdrawn_at=None
-                             ).update(withdrawn_at=now, withdrawn_because=Withdrawal.ABSENT)
-    return out
+    total = Counter(uid for game, uid in _absent(games)
+                    if uid in joined and game.started_at >= joined[uid])
+    return _withdraw(tournament, sorted(uid for uid, count in total.items()
+                                        if count >= ABSENCES_TO_WITHDRAW), now)

@@ -28,13 +28,12 @@ from games.models import Game, Rating
 from games.models import Status as GameStatus
 from games.round import turn_based
 from tournaments import absences, arena, seating
-from tournaments.models import Entry, Pairing, State, Tournament
+from tournaments.models import GAME_ENDED, Entry, Pairing, State, Tournament
 
 # How long an arena may last (minutes).
 MINUTES = (5, 360)
 # The rating the pairing assumes for a player without one in the kind.
 UNRATED = 1500
-_ENDED = (GameStatus.FINISHED, GameStatus.ABORTED)
 
 
 def validate(*, kind: str, minutes: Any, time_control: dict[str, int]) -> int:
@@ -78,7 +77,7 @@ def _pair_free(tournament: Tournament, games: list[Pairing], now: datetime
     (not in a game of this arena that has not ended)."""
     entrants = list(Entry.objects.filter(tournament=tournament, withdrawn_at=None)
                     .values_list("user_id", "joined_at"))
-    busy = {uid for p in games if p.game.status not in _ENDED for uid in p.seats}
+    busy = {uid for p in games if p.game.status not in GAME_ENDED for uid in p.seats}
     free = [(uid, joined) for uid, joined in entrants if uid not in busy]
     if len(free) < 2:
         return []

@@ -25,11 +25,9 @@ from django.db.models import QuerySet
 from bloqueio_site.jsontext import iso
 from games.announce import ToTopic, send_on_commit
 from games.models import Game
-from games.models import Status as GameStatus
-from tournaments.models import Pairing, System, Table, Tournament
+from tournaments.models import GAME_ENDED, Pairing, System, Table, Tournament
 
 FRAME = "tournament"
-_ENDED = (GameStatus.FINISHED, GameStatus.ABORTED)
 
 
 def topic(tournament_id: int) -> str:
@@ -47,7 +45,7 @@ def _games(tournament: Tournament) -> QuerySet[Game]:
 
 
 def _ended(tournament: Tournament) -> int:
-    return _games(tournament).filter(status__in=_ENDED).count()
+    return _games(tournament).filter(status__in=GAME_ENDED).count()
 
 
 def changed(tournament: Tournament, *, ended: int | None = None) -> None:

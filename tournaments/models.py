@@ -15,6 +15,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.models import Game
+from games.models import Status as GameStatus
+
+# A tournament's game is over (it counts, or, aborted, pays nobody) in these statuses.
+GAME_ENDED = (GameStatus.FINISHED, GameStatus.ABORTED)
 
 
 class System(models.TextChoices):

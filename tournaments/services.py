@@ -37,7 +37,16 @@ from tournaments.errors import (
     TournamentClosed,
     TournamentNotFound,
 )
-from tournaments.models import Entry, Round, State, System, Table, Tournament, Withdrawal
+from tournaments.models import (
+    GAME_ENDED,
+    Entry,
+    Round,
+    State,
+    System,
+    Table,
+    Tournament,
+    Withdrawal,
+)
 from tournaments.standings import RoundResult, standings
 
 ROUNDS = (1, 15)
@@ -47,7 +56,6 @@ AHEAD = timedelta(days=30)
 UPCOMING_PER_USER = 3
 # The computer's level at a table of three people and a bot (docs/tournaments.md).
 BOT_LEVEL = "medium"
-_ENDED = (GameStatus.FINISHED, GameStatus.ABORTED)
 
 
 def create(*, user: AbstractBaseUser, kind: str, rounds: int | None = None,
@@ -251,13 +259,15 @@ def _seat_next_round(tournament: Tournament, now: datetime) -> Round:
         history, seats, seed=tournament.pk * 100 + number)
     row = Round.objects.create(tournament=tournament, number=number,
                                byes=list(seated.byes), started_at=now)
+    ready = []
     for at, table in enumerate(seated.tables, 1):
         game = services.start_table(kind=tournament.kind, holders=list(table.seats),
                                     ranked=tournament.ranked, bot_level=BOT_LEVEL,
                                     time_control=tournament.time_control, now=now,
                                     absence_forfeits=True)
         Table.objects.create(round=row, number=at, game=game, seats=list(table.seats))
-        outbox.record(_table_ready(tournament, number, game, table.seats), now=now)
+        ready.append(_table_ready(tournament, number, game, table.seats))
+    outbox.record(*ready, now=now)
     return row
 
 
@@ -304,7 +314,7 @@ def advance(*, tournament_id: int, now: datetime | None = None) -> bool:
         assert last is not None  # a running tournament seated its first round
         if last.finished_at is None:
             tables = Table.objects.filter(round=last).values("game")
-            if Game.objects.filter(pk__in=tables).exclude(status__in=_ENDED).exists():
+            if Game.objects.filter(pk__in=tables).exclude(status__in=GAME_ENDED).exists():
                 return live.note_game_ends(tournament)  # a table's end moves the standings
             last.finished_at = now
             last.save(update_fields=["finished_at"])
