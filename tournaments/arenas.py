@@ -28,7 +28,7 @@ from games.models import Game, Rating
 from games.models import Status as GameStatus
 from games.round import turn_based
 from tournaments import absences, arena, seating
-from tournaments.models import GAME_ENDED, Entry, Pairing, State, Tournament
+from tournaments.models import GAME_ENDED, Entry, Pairing, Tournament
 
 # How long an arena may last (minutes).
 MINUTES = (5, 360)
@@ -56,16 +56,17 @@ def ends_at(tournament: Tournament) -> datetime | None:
     return tournament.started_at + timedelta(minutes=tournament.minutes)
 
 
-def advance(tournament: Tournament, now: datetime) -> bool:
-    """Under the tournament's lock, while it runs: at its end time, finish it; before,
-    pair the players who are free. True if anything changed."""
+def over(tournament: Tournament, now: datetime) -> bool:
+    """A running arena's end time has come (the caller finishes it)."""
     end = ends_at(tournament)
     assert end is not None  # a running arena has started
-    if now >= end:
-        tournament.status = State.FINISHED
-        tournament.finished_at = now
-        tournament.save(update_fields=["status", "finished_at"])
-        return True
+    return now >= end
+
+
+def advance(tournament: Tournament, now: datetime) -> bool:
+    """Under the tournament's lock, while it runs and before its end: withdraw the
+    players absent a second time, pair the players who are free. True if anything
+    changed."""
     games = played(tournament)
     withdrawn = absences.withdraw_absent_in_arena(tournament, games, now)
     return bool(_pair_free(tournament, games, now) or withdrawn)

@@ -306,10 +306,12 @@ def advance(*, tournament_id: int, now: datetime | None = None) -> bool:
         if tournament.status != State.RUNNING:
             return False
         if tournament.system == System.ARENA:
-            if arenas.advance(tournament, now):
-                live.changed(tournament)
-                return True
-            return live.note_game_ends(tournament)  # a game's end moves the standings
+            if arenas.over(tournament, now):
+                _end(tournament, State.FINISHED, now)
+            elif not arenas.advance(tournament, now):
+                return live.note_game_ends(tournament)  # a game's end moves the standings
+            live.changed(tournament)
+            return True
         last = Round.objects.filter(tournament=tournament).order_by("-number").first()
         assert last is not None  # a running tournament seated its first round
         if last.finished_at is None:
