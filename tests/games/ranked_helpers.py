@@ -43,11 +43,20 @@ def play_opening(game: Game, users: list[User], rounds: int = fair_play.MIN_ACTI
 
 
 def harmless_action(game: Game) -> tuple[int, dict[str, Any]]:
-    """The seat to move in `game` and a legal action of it that does not end the game."""
+    """The seat to move in `game` and a legal action of it that does not end the game,
+    nor let the next seat end it at once where another action avoids that (a bot's
+    reply would otherwise end the game before it has moved enough: in Blockade Run,
+    walking into a corner lets the opponent block the runner in)."""
     rules = engine.get(game.kind)
     state = rules.state_from_json(game.state)
-    action = next(a for a in rules.legal_actions(state)
-                  if rules.result(rules.apply(state, a)) is None)
+    calm = [a for a in rules.legal_actions(state) if rules.result(rules.apply(state, a)) is None]
+
+    def safe(action: Any) -> bool:
+        after = rules.apply(state, action)
+        return all(rules.result(rules.apply(after, reply)) is None
+                   for reply in rules.legal_actions(after))
+
+    action = next((a for a in calm if safe(a)), calm[0])
     return state.turn, action.to_json()
 
 
