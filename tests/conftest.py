@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from importlib import import_module
 from pathlib import Path
@@ -123,6 +124,61 @@ def fresh_channel_layer() -> Iterator[None]:
     _clear_rate_limits()
     yield
     channel_layers.backends.clear()
+
+
+def _checked_out() -> int | None:
+    """Pooled connections checked out by threads other than this one (None: no pool)."""
+    from django.db import connections
+
+    wrapper = connections["default"]
+    pool = type(wrapper)._connection_pools.get("default") \
+        if wrapper.vendor == "postgresql" else None
+    if pool is None:
+        return None
+    stats = pool.get_stats()
+    mine = 1 if wrapper.connection is not None else 0
+    return stats.get("pool_size", 0) - stats.get("pool_available", 0) - mine
+
+
+_module_start: dict[str, int] = {}
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    module = item.nodeid.split("::", 1)[0]
+    if module not in _module_start and (found := _checked_out()) is not None:
+        _module_start[module] = found
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None
+                            ) -> Iterator[None]:
+    """`pooled_connections_given_back`: when a test module is done (its module fixtures
+    too), every pooled connection its threads took is back in the pool. A thread that used
+    the ORM and ended without closing its connection keeps it checked out for good (
+    tests/threads.py); this names the module that did it, and starts the next one on a new
+    pool, rather than a later module's tests failing for want of a connection."""
+    done = yield
+    module = item.nodeid.split("::", 1)[0]
+    if nextitem is not None and nextitem.nodeid.split("::", 1)[0] == module:
+        return done
+    start = _module_start.pop(module, None)
+    if start is None or (now := _checked_out()) is None:
+        return done
+    deadline = time.monotonic() + 3.0  # a thread of the module may still be closing
+    while now > start and time.monotonic() < deadline:
+        time.sleep(0.05)
+        now = _checked_out() or 0
+    if now > start:
+        from django.db import connections
+
+        connections["default"].close()
+        connections["default"].close_pool()
+        pytest.fail(f"{module} left {now - start} pooled database connection(s) checked "
+                    "out: a thread used the ORM and never closed its connection "
+                    "(tests/threads.py)", pytrace=False)
+    return done
 
 
 @pytest.fixture(autouse=True)

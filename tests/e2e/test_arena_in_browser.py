@@ -6,7 +6,6 @@ step runs, and both pages' standings move without a reload (with each player's s
 from __future__ import annotations
 
 import re
-import threading
 from typing import Any
 
 import pytest
@@ -14,6 +13,7 @@ import pytest
 from games import services
 from tests.e2e.conftest import live_user as user
 from tests.e2e.conftest import log_in, run_in_browser
+from tests.threads import in_thread
 from tournaments import services as tournaments
 from tournaments.models import Pairing, Tournament
 
@@ -63,9 +63,7 @@ def test_an_arena_from_its_pages(server: Any) -> None:
             advanced.append((tournaments.advance(tournament_id=tid),
                              Pairing.objects.filter(tournament_id=tid).count()))
 
-        thread = threading.Thread(target=end_the_game)
-        thread.start()
-        thread.join()
+        in_thread(end_the_game)
         # The game's end is a change (the standings move, pushed to both pages), but
         # nobody new is paired: they just played each other.
         assert advanced == [(True, 1)]

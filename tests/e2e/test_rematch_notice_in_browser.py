@@ -6,7 +6,6 @@ notice is the offer's outbox row, carried out by the real worker (games/outbox.p
 from __future__ import annotations
 
 import re
-import threading
 from typing import Any
 
 import pytest
@@ -15,6 +14,7 @@ from django.db import connections
 from games import rematch, services
 from games.models import Game
 from tests.e2e.conftest import live_user, log_in, run_in_browser, shot
+from tests.threads import in_thread
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -43,9 +43,7 @@ def test_a_rematch_offer_lights_the_badge_of_a_player_elsewhere(server: Any,
         page.goto("/")
         assert page.locator("#notif-badge").is_hidden()
         page.wait_for_function(ME_OPEN)
-        offer = threading.Thread(target=_offer)  # Django's sync ORM, off Playwright's loop
-        offer.start()
-        offer.join()
+        in_thread(_offer)  # Django's sync ORM, off Playwright's loop
         page.wait_for_selector("#notif-badge:not([hidden])")
         assert page.inner_text("#notif-badge") == "1"
         page.click("#notif-link")

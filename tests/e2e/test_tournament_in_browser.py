@@ -8,7 +8,6 @@ from the API (its socket's hello and frames carry it; docs/realtime.md)."""
 from __future__ import annotations
 
 import re
-import threading
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ import pytest
 from games import services
 from tests.e2e.conftest import live_user as user
 from tests.e2e.conftest import log_in, run_in_browser
+from tests.threads import in_thread
 from tournaments import services as tournaments
 from tournaments.models import Tournament
 
@@ -73,9 +73,7 @@ def test_join_start_play_and_watch_the_standings_move(server: Any) -> None:
             services.resign(game_id=game_id, user=bob)
             advanced.append(tournaments.advance(tournament_id=Tournament.objects.get().pk))
 
-        thread = threading.Thread(target=end_the_round)
-        thread.start()
-        thread.join()
+        in_thread(end_the_round)
         assert advanced == [True]  # the worker's step: the round, and so the tournament, over
         for each in (page, other):
             each.wait_for_selector("#t-standings tr:first-child:has-text('alice')")
@@ -108,9 +106,7 @@ def test_without_its_socket_the_page_reads_the_api(server: Any) -> None:
         def join() -> None:  # Django's sync ORM, off Playwright's loop
             tournaments.join(tournament_id=made.pk, user=bob)
 
-        thread = threading.Thread(target=join)
-        thread.start()
-        thread.join()
+        in_thread(join)
         page.wait_for_selector("#t-players li:has-text('bob')")
         assert page.errors == []
 

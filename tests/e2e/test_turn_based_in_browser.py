@@ -15,7 +15,6 @@ e-mail's unsubscribe link. Dave, who forgot his password, resets it from the e-m
 from __future__ import annotations
 
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +23,6 @@ from urllib.parse import urlsplit
 
 import pytest
 from aiosmtpd.controller import Controller
-from django.db import connections
 
 from accounts.models import User
 from games import engine, services
@@ -36,6 +34,7 @@ from tests.games.time_travel import days_pass
 from tests.live.servers import Server, start, stop
 from tests.live.servers import worker as background_worker
 from tests.mailbox import Mailbox, body, free_port
+from tests.threads import in_thread
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -81,26 +80,7 @@ def mail_worker(mail_server: Server, smtp: tuple[Mailbox, int], tmp_path: Path
 
 
 
-def db(work: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run `work` in a thread of its own: Playwright's thread runs an event loop, where
-    Django refuses the ORM."""
-    out: list[Any] = []
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            out.append(work(*args, **kwargs))
-        except BaseException as exc:
-            failed.append(exc)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(60)
-    if failed:
-        raise failed[0]
-    return out[0] if out else None
+db = in_thread  # Django's sync ORM, off Playwright's loop
 
 
 def move_for_the_seat_to_move(game_id: int) -> str:

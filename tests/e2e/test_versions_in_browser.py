@@ -9,7 +9,6 @@ if they had arrived; what the page sends is spied on at its socket (`live.send`)
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ from django.db import connections
 from games import services
 from tests.e2e.conftest import live_game, log_in, run_in_browser
 from tests.e2e.conftest import live_user as user
+from tests.threads import in_thread
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -95,9 +95,7 @@ def test_old_frames_are_dropped_and_a_gap_syncs(server: Any) -> None:
         assert page.evaluate("() => window.bloqueioSocket.v") == held
 
         # The real next change, one version on, is shown.
-        thread = threading.Thread(target=move)  # Django's sync ORM, off Playwright's loop
-        thread.start()
-        thread.join()
+        in_thread(move)  # Django's sync ORM, off Playwright's loop
         page.wait_for_selector('#board [data-ply="1"]')
         assert page.evaluate("() => window.bloqueioSocket.v") == held + 1
         assert page.errors == []

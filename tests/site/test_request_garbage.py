@@ -32,6 +32,7 @@ from bloqueio_site.uvicorn_ws import BloqueioWebSocketProtocol
 from games import services
 from games.api.serializers import CreateGameIn
 from games.live import fanout, hello
+from tests.threads import closing
 from tests.waiting import await_for
 from tests.ws_helpers import LOCAL, receive_type, token_headers
 
@@ -141,7 +142,7 @@ def collected() -> Iterator[Garbage]:
 
 
 async def test_a_join_leaves_its_request_to_reference_counting(alice, bob):
-    game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
+    game = await asyncio.to_thread(closing(services.create_game), user=alice, kind="bloqueio")
     with collected() as found:
         sent = await serve(scope("POST", f"/api/games/{game.id}/join/",
                                  bob.auth_token.key), b"{}")
@@ -186,7 +187,7 @@ async def test_an_open_read_on_a_worker_thread_leaves_nothing_behind(alice, bob,
     """The loop cannot read (its connections off): the token's user and the hello are
     read on a worker thread, and neither the loop's `Unusable` nor the thread hop it was
     once carried into is left in a cycle."""
-    game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
+    game = await asyncio.to_thread(closing(services.create_game), user=alice, kind="bloqueio")
     settings.LOOP_DB_CONNECTIONS = 0
     before = hello.counts["on_thread"]
     with collected() as found:
@@ -203,8 +204,8 @@ async def test_an_open_read_on_a_worker_thread_leaves_nothing_behind(alice, bob,
 async def test_a_hello_read_on_the_loop_leaves_no_game_behind(alice, bob):
     """A game read with its seats (every socket's hello) is plain data once the hello is
     made: the game and its seats, which point at each other, are let go."""
-    game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
-    await asyncio.to_thread(services.join_game, game_id=game.id, user=bob)
+    game = await asyncio.to_thread(closing(services.create_game), user=alice, kind="bloqueio")
+    await asyncio.to_thread(closing(services.join_game), game_id=game.id, user=bob)
     await hello.aread(game.id, bob)  # the loop's connection is opened outside the count
     before = hello.counts["on_loop"]
     with collected() as found:
@@ -279,8 +280,8 @@ async def test_a_closed_socket_leaves_its_consumer_to_reference_counting(alice, 
     socket ends (games/live/sockets.py `_let_go`, games/live/outbox.py `stop`): left in
     cycles, every socket closed since a process's last middle collection was walked by
     it (~60 objects each, docs/performance.md)."""
-    game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
-    await asyncio.to_thread(services.join_game, game_id=game.id, user=bob)
+    game = await asyncio.to_thread(closing(services.create_game), user=alice, kind="bloqueio")
+    await asyncio.to_thread(closing(services.join_game), game_id=game.id, user=bob)
     token = bob.auth_token.key
     await _game_socket_session(None, game.id, token)  # the loop's connection, the hub
     refs: list[weakref.ref[Any]] = []
@@ -299,8 +300,8 @@ async def test_a_closed_connection_leaves_uvicorns_protocol_to_reference_countin
     """Through uvicorn itself, as production serves (bloqueio_site/uvicorn_ws.py): the
     protocol, websockets' connection and its parser are freed when the connection goes,
     the consumer with them."""
-    game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
-    await asyncio.to_thread(services.join_game, game_id=game.id, user=bob)
+    game = await asyncio.to_thread(closing(services.create_game), user=alice, kind="bloqueio")
+    await asyncio.to_thread(closing(services.join_game), game_id=game.id, user=bob)
     listening = socket.socket()  # bound here: no other process can take the port
     listening.bind(("127.0.0.1", 0))
     port = listening.getsockname()[1]

@@ -20,6 +20,7 @@ from bloqueio_site.asgi import application
 from games import services
 from tests.live.servers import ROOT
 from tests.site.test_request_garbage import scope, serve
+from tests.threads import closing
 from tests.waiting import await_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,7 +88,7 @@ def log() -> Iterator[list[str]]:
 
 
 async def test_a_read_runs_on_its_thread_in_one_hop(alice, bob, threads, log):
-    game = await asyncio.to_thread(services.create_game, user=alice, kind="bloqueio")
+    game = await asyncio.to_thread(closing(services.create_game), user=alice, kind="bloqueio")
     log.clear()
     sent = await serve(scope("GET", f"/api/games/{game.id}/", bob.auth_token.key), b"", log=log)
     assert sent[0]["status"] == 200
