@@ -36,11 +36,14 @@ from bloqueio_site.gc_tuning import tune as tune_gc  # noqa: E402
 from bloqueio_site.routing import websocket_urlpatterns  # noqa: E402
 from bloqueio_site.socket_limits import AccountLimits, AddressLimits  # noqa: E402
 from bloqueio_site.ws_origin import OriginCheck  # noqa: E402
+from games.live import writers  # noqa: E402
 
 quiet_autobahn()
 close_with_code()
 graceful_stop()
 limit_daphne_bodies()
+# This process writes games: its writer's lease is taken before any request comes.
+writers.ensure()
 
 application = ProtocolTypeRouter(
     {

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from django.db import transaction
 
-from games.live import broadcast, realtime
+from games.live import broadcast, realtime, writers
 from games.models import Game, Seat
 from games.selectors import game_json
 
@@ -67,8 +67,11 @@ Announcement = broadcast.Committed | ToGame | ToUsers | ToTopic
 
 
 def send_on_commit(*announcements: Announcement) -> None:
-    """Queue ``announcements`` for the live layer; they go out, in order, after commit."""
+    """Queue ``announcements`` for the live layer; they go out, in order, after commit.
+    The process holds a writer's lease first (games/live/writers.py): if it dies between
+    the commit and the sending, the other processes' sockets learn it from the lease."""
     if announcements:
+        writers.ensure()
         transaction.on_commit(partial(_send, announcements))
 
 

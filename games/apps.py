@@ -18,11 +18,15 @@ class GamesConfig(AppConfig):
             user_banning,
         )
         from bloqueio_site.catalogues import check_catalogues
+        from bloqueio_site.postgres.base import uncertain_commit
         from bloqueio_site.postgres.checks import check_autovacuum
         from games import bans, profiles
-        from games.live import broadcast, realtime
+        from games.live import broadcast, realtime, writers
 
         broadcast.subscribe(realtime.on_committed)
+        # A COMMIT that may have succeeded unannounced: every process's sockets catch up.
+        uncertain_commit.connect(writers.on_uncertain_commit,
+                                 dispatch_uid="games.live.writers.uncertain_commit")
         user_banned.connect(realtime.on_user_banned, dispatch_uid="games.live.realtime.banned")
         credentials_revoked.connect(realtime.on_credentials_revoked,
                                     dispatch_uid="games.live.realtime.revoked")

@@ -9,7 +9,8 @@ from django.db import transaction
 from django.db.models import F
 
 from games import engine
-from games.models import Game, RatingChange, Status
+from games.announce import announce_on_commit
+from games.models import Game, RatingChange, Seat, Status
 from games.selectors import engine_events
 
 
@@ -72,4 +73,7 @@ def repair(game_id: int) -> Drift | None:
             # loses its next write's guard and reads the repaired row.
             game.version += 1
             game.save(update_fields=[*drift.fields, "version"])
+            # Announced like every change (no audit reads versions on a timer any more:
+            # games/live/writers.py): the sockets of the game show the repaired one.
+            announce_on_commit(game, list(Seat.objects.filter(game=game)), [], "repaired")
     return drift

@@ -30,6 +30,7 @@ from games import engine, outbox, state_cache
 from games.announce import announce_committed, announce_on_commit
 from games.engine import LEAVE_REASONS
 from games.errors import GameNotFound
+from games.live import writers
 from games.models import Event, Game, LiveRankedSeat, Seat
 from games.ranked import ratings
 from games.round import Progress, Round, RoundEvent, SeatStatus, Status, waiting
@@ -273,6 +274,7 @@ async def commit_on_loop(write: Write) -> Written | None:
             row = await cursor.fetchone()
         except psycopg.Error as exc:
             state_cache.stale(write.game.pk)
+            writers.lost()  # it may have committed, unannounced: every hub catches up
             raise OperationalError(f"the write's statement failed: {exc!r}") from exc
     if not row or not row[0]:
         state_cache.stale(write.game.pk)

@@ -67,6 +67,7 @@ from games.errors import (
     NotStarted,
     StalePly,
 )
+from games.live import writers
 from games.models import Game, Seat, Status
 from games.ranked import ratings
 from games.ranked.heartbeat import last_beat
@@ -198,6 +199,7 @@ def _decided_here(game_id: int, user_id: int, action: Action, ply: int | None
 
 
 async def _commit_here(write: round_store.Write) -> round_store.Written | None:
+    writers.ensure()  # a lease before the write it may have to answer for
     try:
         done = await round_store.commit_on_loop(write)
     except loop_db.Busy:

@@ -127,9 +127,14 @@ def fresh_channel_layer() -> Iterator[None]:
 
 
 def _checked_out() -> int | None:
-    """Pooled connections checked out by threads other than this one (None: no pool)."""
+    """Pooled connections checked out by threads other than this one (None: no pool).
+    asgiref's one thread for thread-sensitive calls (`sync_to_async` in a test with no
+    outer sync context) lives as long as the process and keeps its connection between
+    calls: it gives it back first, so that only connections nobody can give back count."""
+    from asgiref.sync import SyncToAsync
     from django.db import connections
 
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
     wrapper = connections["default"]
     pool = type(wrapper)._connection_pools.get("default") \
         if wrapper.vendor == "postgresql" else None

@@ -87,3 +87,19 @@ async def seat_four() -> tuple[int, list[Any]]:
     for user in users[1:]:
         await database_sync_to_async(services.join_game)(game_id=game.pk, user=user)
     return game.pk, users
+
+
+def version_reads(monkeypatch: Any) -> list[list[int]]:
+    """Every read of games' versions a hub makes (`fanout._versions`: its catch-ups), as
+    the ids it read, in order."""
+    from games.live import fanout
+
+    reads: list[list[int]] = []
+    versions = fanout._versions
+
+    def counted(game_ids: list[int]) -> dict[int, int]:
+        reads.append(game_ids)
+        return versions(game_ids)
+
+    monkeypatch.setattr(fanout, "_versions", counted)
+    return reads

@@ -28,7 +28,13 @@ import psycopg
 from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.base.base import NO_DB_ALIAS
 from django.db.backends.postgresql import base
+from django.dispatch import Signal
 from psycopg_pool import ConnectionPool
+
+# Sent when a COMMIT failed under changes waiting to be announced on commit: the
+# connection broke under it, so it may have committed, and those announcements will never
+# be sent (games/live/writers.py ends its writer's lease for it).
+uncertain_commit = Signal()
 
 _UNREAD = select.POLLIN | select.POLLPRI | select.POLLERR | select.POLLHUP
 
@@ -51,6 +57,14 @@ def check_idle(conn: psycopg.Connection[Any]) -> None:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    def _commit(self) -> None:
+        try:
+            super()._commit()
+        except Exception:
+            if self.run_on_commit:
+                uncertain_commit.send(sender=type(self), alias=self.alias)
+            raise
+
     @property
     def pool(self) -> ConnectionPool | None:
         """Django's pool (the same options and configuration), checked by `check_idle`

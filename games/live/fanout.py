@@ -15,7 +15,8 @@ where the channel layer's group send costs three round trips even with nobody li
 
 Like the channel layer it only notifies (at most once): the event log in the database is
 the truth. A listener that sees a gap fills it from the database; when the subscription
-to Redis is lost and comes back, every listener of every game here is told to catch up.
+to Redis is lost and comes back, or a writer's lease ends (a writer that died or lost a
+message: games/live/writers.py), every game here is caught up from the database.
 Presence snapshots of a game are kept here too, so all its sockets in a process show the
 same one. Without Redis (the embedded mode) delivery is local to the process, which is
 exact for its single process.
@@ -34,13 +35,17 @@ from django.conf import settings
 
 from bloqueio_site import jsontext
 from bloqueio_site.off_loop import off_loop
+from games.live import writers
 
 log = logging.getLogger(__name__)
 
 # Short: sockets connecting meanwhile wait for the resubscription inside Daphne's 5 s
 # handshake timeout.
 RECONNECT_DELAYS = (0.1, 0.2, 0.5, 1.0)
+# The embedded mode's audit (no Redis: the database is the only channel between processes).
 AUDIT_SECONDS = 2.0
+# How often a hub looks for writers' leases that ended (games/live/writers.py).
+WATCH_SECONDS = 1.0
 # Presence changes of a game are sent to its sockets at most this often: a crowd of
 # spectators arriving must not cost a frame per socket for each arrival.
 PRESENCE_EVERY = 0.25
@@ -158,6 +163,8 @@ class Hub:
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._auditor: asyncio.Task[None] | None = None
+        # Writers whose ended lease this hub has caught up after (or found at its start).
+        self._mourned: set[str] | None = None
         # Games the last audit found ahead of their messages: topic -> the version it read.
         self._suspects: dict[str, int] = {}
         self._confirmed: dict[str, asyncio.Event] = {}
@@ -253,8 +260,10 @@ class Hub:
                         pipe.publish(channel, payload)
                     await pipe.execute()
             except Exception as exc:
-                # Committed anyway; other processes' sockets catch up (gap fill, resync).
+                # Committed anyway; other processes' sockets catch up when this writer's
+                # lease ends (games/live/writers.py).
                 log.warning("fan-out: publishing %d messages failed: %r", len(batch), exc)
+                writers.lost()
 
     async def deliver(self, topic: str, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -297,8 +306,10 @@ class Hub:
         self._ensure_auditor()
 
     def _ensure_auditor(self) -> None:
+        """With Redis, the watch of writers' leases; without, the audit on a timer."""
         if self._auditor is None or self._auditor.done():
-            self._auditor = asyncio.get_running_loop().create_task(self._audit_forever())
+            self._auditor = asyncio.get_running_loop().create_task(
+                self._watch_writers() if self._redis_url else self._audit_forever())
 
     async def _read_forever(self) -> None:
         """Subscribe to every game listened to here and deliver what arrives; on any
@@ -319,6 +330,12 @@ class Hub:
                 if lost:
                     log.info("fan-out: Redis subscription restored; catching up")
                     asyncio.get_running_loop().create_task(self._catch_up_all())
+                    # Once more when every writer has renewed its lease: a Redis that
+                    # restarted empty forgot them, and one that died before renewing
+                    # would otherwise go unseen.
+                    asyncio.get_running_loop().call_later(
+                        2 * writers.LEASE_SECONDS,
+                        lambda: asyncio.ensure_future(self._catch_up_all()))
                 attempt = 0
                 while self.listeners:
                     raw = await pubsub.get_message(timeout=1.0)
@@ -357,10 +374,10 @@ class Hub:
         await self.deliver(topic, jsontext.loads(data.split(b" ", 1)[1]))
 
     async def _catch_up_all(self) -> None:
-        """After a lost subscription: the games that moved on meanwhile (one query finds
-        them) are refilled, once each; if the database cannot say, every listener checks.
-        The listeners of other topics (the lobby, a tournament's) check for themselves:
-        the audit knows only games' versions."""
+        """After a lost subscription or an ended writer's lease: the games that moved on
+        meanwhile (one query finds them) are refilled, once each; if the database cannot
+        say, every listener checks. The listeners of other topics (the lobby, a
+        tournament's) check for themselves: the audit knows only games' versions."""
         behind = await self.audit()
         if behind is None:
             await self._tell(list(self.listeners))
@@ -444,10 +461,38 @@ class Hub:
                     if getattr(x, "ready", True) and type(v := getattr(x, "v", None)) is int]
         return min(versions) if versions else self.latest_v.get(topic, 0)
 
-    async def _audit_forever(self) -> None:
+    async def _watch_writers(self) -> None:
         """A notification can die with the process that committed it (killed between its
-        commit and its PUBLISH): every AUDIT_SECONDS one query catches that up here, at
-        the second audit that finds it missing."""
+        commit and its PUBLISH, or its PUBLISH failed): that writer's lease then ends
+        (games/live/writers.py). Every WATCH_SECONDS one Redis read lists the ended
+        leases; a new one makes this hub catch up its games from the database, once. No
+        read of the database while every writer lives."""
+        client = aioredis.Redis.from_url(self._redis_url, socket_timeout=3,
+                                         socket_connect_timeout=3)
+        try:
+            while self.listeners:
+                try:
+                    ended = set(await writers.expired(client))
+                except Exception as exc:
+                    # Redis is away: the subscription is lost too, and its return catches up.
+                    log.info("fan-out: writers' leases not read (%r)", exc)
+                else:
+                    if self._mourned is not None and ended - self._mourned:
+                        log.warning("fan-out: writer(s) %s ended without renewing; "
+                                    "catching up", ", ".join(sorted(ended - self._mourned)))
+                        await self._catch_up_all()
+                    # The first read only learns what had ended before this hub listened:
+                    # its sockets' hellos were read after that.
+                    self._mourned = ended
+                await asyncio.sleep(WATCH_SECONDS)
+        finally:
+            self._mourned = None
+            await client.aclose()
+
+    async def _audit_forever(self) -> None:
+        """The embedded mode (no Redis): the worker's writes reach this process's sockets
+        only through the database. Every AUDIT_SECONDS one query catches them up here, at
+        the second audit that finds them missing."""
         while self.listeners:
             await asyncio.sleep(AUDIT_SECONDS)
             await self._refill(await self.audit(confirm=True) or [])
@@ -484,11 +529,15 @@ def publish_sync(*messages: tuple[str, dict[str, Any]]) -> None:
 
         _sync_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=3,
                                             socket_connect_timeout=3)
-    with _sync_client.pipeline(transaction=False) as pipe:
-        for topic, message in messages:
-            pipe.publish(f"{_prefix()}:fanout:{topic}",
-                         f"sync {_dumps(message)}")
-        pipe.execute()
+    try:
+        with _sync_client.pipeline(transaction=False) as pipe:
+            for topic, message in messages:
+                pipe.publish(f"{_prefix()}:fanout:{topic}",
+                             f"sync {_dumps(message)}")
+            pipe.execute()
+    except Exception:
+        writers.lost()
+        raise
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()

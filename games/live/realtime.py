@@ -17,7 +17,7 @@ from typing import Any
 
 from asgiref.sync import SyncToAsync
 
-from games.live import fanout
+from games.live import fanout, writers
 from games.live.broadcast import Committed
 
 log = logging.getLogger(__name__)
@@ -82,8 +82,10 @@ async def _publish(topics: list[tuple[str, dict[str, Any]]]) -> None:
     try:
         await fanout.hub().publish(*topics)
     except Exception as exc:
-        # The write is committed; clients catch up with `sync`. Never fail the caller.
+        # The write is committed; the other processes' sockets catch up when this
+        # writer's lease ends (games/live/writers.py). Never fail the caller.
         log.warning("realtime: fan-out to %s failed: %r", topics[0][0], exc)
+        writers.lost()
 
 
 _sending: set[asyncio.Task[None]] = set()  # the loop keeps only weak references to tasks

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -14,7 +15,7 @@ from channels.testing import WebsocketCommunicator
 
 from bloqueio_site.asgi import application
 from games import selectors, services
-from games.live import broadcast, fanout, realtime
+from games.live import broadcast, fanout, realtime, writers
 from games.live.consumers import BaseConsumer
 from games.live.frames import CLOSE_UNAVAILABLE, MAX_FRAME_BYTES, RATE_BURST
 from games.live.game_socket import SYNC_BURST
@@ -28,6 +29,7 @@ from tests.ws_helpers import (
     receive_type,
     seat_four,
     until_closed,
+    version_reads,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -177,18 +179,66 @@ async def test_the_last_lost_notification_is_filled_when_the_fanout_recovers(fou
     await comm.disconnect()
 
 
-async def test_a_notification_that_died_with_its_writer_is_caught_up_by_the_audit(four):
+def _a_writer_that_dies(life: float) -> str:
+    """A writer's lease (games/live/writers.py) that is never renewed: a process that took
+    it, wrote, and was killed. Ends `life` seconds from now."""
+    import redis
+    from django.conf import settings
+
+    writer = f"killed-{time.monotonic_ns()}"
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        now = float(client.eval("local t = redis.call('TIME') return t[1] .. '.' .. "
+                                "string.format('%06d', t[2])", 0))
+        client.zadd(writers.key(), {writer: now + life})
+    finally:
+        client.close()
+    return writer
+
+
+async def test_a_notification_that_died_with_its_writer_is_caught_up_when_its_lease_ends(
+        four, monkeypatch):
     """The writer's process was killed between its commit and its PUBLISH: no message,
-    no gap to see, no reconnect. The hub's periodic audit of plies finds it."""
+    no gap to see, no reconnect. Its lease ends, and the hub catches up from the
+    database then, and only then: while every writer lives it reads nothing."""
     gid, users = four
+    reads = version_reads(monkeypatch)
     comm = await game_socket(gid)
     with lost_notices():
         await play(gid, users, 0)
-    # Two audits, AUDIT_SECONDS apart, must both find it missing: wait for up to four.
-    async with asyncio.timeout(fanout.AUDIT_SECONDS * 4):
+    await asyncio.sleep(fanout.WATCH_SECONDS * 3)  # three looks at the leases
+    assert reads == []  # no audit on a timer: the lost change is still unseen
+    while not await comm.receive_nothing(timeout=0.1):
+        assert (await comm.receive_json_from())["type"] != "event"
+    _a_writer_that_dies(0.2)
+    async with asyncio.timeout(fanout.WATCH_SECONDS * 4):
         while (frame := await comm.receive_json_from(timeout=60))["type"] != "event":
             pass
     assert frame["event"]["ply"] == 1 and frame["game"]["ply"] == 1
+    assert reads == [[gid]]  # one read of the versions, for the one ended lease
+    await asyncio.sleep(fanout.WATCH_SECONDS * 2)
+    assert reads == [[gid]]  # an ended lease is caught up after once
+    await comm.disconnect()
+
+
+async def test_a_repaired_projection_reaches_the_games_sockets(four):
+    """`rebuild_games` moves a drifted game's version on: announced like any change
+    (`game`, change "repaired", the new `v`), so its sockets show the repaired game
+    without any audit of versions."""
+    from django.core.management import call_command
+
+    from games.models import Game
+
+    gid, users = four
+    await play(gid, users, 0)
+    comm = await game_socket(gid)
+    good = await sync_to_async(lambda: Game.objects.get(pk=gid).state)()
+    await sync_to_async(lambda: Game.objects.filter(pk=gid).update(
+        state=dict(good, pawns=[[1, 5], [5, 9], [9, 5], [5, 1]])))()
+    await sync_to_async(call_command)("rebuild_games")
+    frame = await receive_type(comm, "game")
+    assert frame["change"] == "repaired" and frame["v"] == await _version(gid)
+    assert frame["game"]["state"] == good
     await comm.disconnect()
 
 

@@ -1,0 +1,101 @@
+"""Writers' leases (games/live/writers.py): each way a process may have lost an
+announcement ends its lease, so that every process's sockets catch up from the database
+(the hub's side, and a real kill -9: tests/games/test_consumers.py,
+tests/faults/test_writer_killed_before_publish.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import psycopg
+import pytest
+import redis.asyncio as aioredis
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+
+from games.announce import ToGame, send_on_commit
+from games.live import fanout, writers
+from tests.waiting import await_for, wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _taken() -> writers.Lease:
+    writers.ensure()
+    lease = writers.lease()
+    assert lease is not None
+    wait_for(lease.held.is_set, "the lease taken")
+    return lease
+
+
+async def _ends(writer: str) -> None:
+    """Wait for `writer`'s lease to be listed as ended (every hub then catches up)."""
+    client = aioredis.Redis.from_url(settings.REDIS_URL)
+    try:
+        for _ in range(int((writers.LEASE_SECONDS + 5) / 0.1)):
+            if writer in await writers.expired(client):
+                return
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"the lease of {writer} never ended")
+    finally:
+        await client.aclose()
+
+
+async def test_a_live_writers_lease_never_ends():
+    lease = await asyncio.to_thread(_taken)
+    await asyncio.sleep(writers.LEASE_SECONDS + writers.RENEW_SECONDS)
+    client = aioredis.Redis.from_url(settings.REDIS_URL)
+    try:
+        assert lease.writer not in await writers.expired(client)
+    finally:
+        await client.aclose()
+
+
+async def test_a_failed_publish_ends_the_writers_lease_and_a_new_one_is_taken():
+    """A PUBLISH that fails loses the change for the other processes' sockets: the
+    writer drops its lease, which then ends like a dead writer's, and takes another."""
+    lease = await asyncio.to_thread(_taken)
+    before = lease.writer
+    hub = fanout.hub()
+    hub._publisher = aioredis.Redis.from_url("redis://127.0.0.1:1/0",
+                                             socket_connect_timeout=0.5)
+    try:
+        await hub.publish((fanout.game_topic(10**9), {"type": "game.changed", "v": 1}))
+        await await_for(lambda: lease.writer != before, "a new writer after the failure")
+        await _ends(before)
+        await await_for(lease.held.is_set, "the new lease taken")
+    finally:
+        await hub._publisher.aclose()
+        hub._publisher = None
+
+
+def _commit_broken(*announcements: ToGame) -> None:
+    """A transaction (announcing `announcements` on commit) whose connection is ended by
+    PostgreSQL before its COMMIT: the COMMIT fails."""
+    db = connection.settings_dict
+    with pytest.raises(DatabaseError), transaction.atomic():
+        send_on_commit(*announcements)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            pid = cursor.fetchone()[0]
+        with psycopg.connect(host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432,
+                             user=db["USER"] or "postgres", dbname=db["NAME"],
+                             autocommit=True) as other:
+            other.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+
+def test_a_commit_that_fails_under_announcements_ends_the_writers_lease():
+    """The connection breaks under a COMMIT with announcements waiting: it may have
+    committed, and they will never be sent. The writer's lease is dropped."""
+    lease = _taken()
+    before = lease.writer
+    _commit_broken(ToGame(10**9, {"type": "game.chat"}))
+    assert lease.writer != before
+    asyncio.run(_ends(before))
+
+
+def test_a_commit_that_fails_with_nothing_to_announce_keeps_the_lease():
+    lease = _taken()
+    before = lease.writer
+    _commit_broken()
+    assert lease.writer == before
