@@ -164,15 +164,17 @@ async def one_round(driver: Driver, url: str, tables: tuple[str, str], games: in
                 raise SystemExit(f"{driver.name}: the guard of game {game} did not match")
             versions[game] = version + 1
 
-    # One warm statement a connection (prepared, codecs loaded) outside the measure.
-    await asyncio.gather(*(work_warm(driver, k, games, clients, versions, now)
-                           for k in range(clients)))
-    cpu, own, began = sum(cpu_seconds(p) for p in pids), time.process_time(), \
-        time.perf_counter()
-    await asyncio.gather(*(work(k) for k in range(clients)))
-    wall, spent = time.perf_counter() - began, time.process_time() - own
-    took = sum(cpu_seconds(p) for p in pids) - cpu
-    await driver.close()
+    try:
+        # One warm statement a connection (prepared, codecs loaded) outside the measure.
+        await asyncio.gather(*(work_warm(driver, k, games, clients, versions, now)
+                               for k in range(clients)))
+        cpu, own, began = sum(cpu_seconds(p) for p in pids), time.process_time(), \
+            time.perf_counter()
+        await asyncio.gather(*(work(k) for k in range(clients)))
+        wall, spent = time.perf_counter() - began, time.process_time() - own
+        took = sum(cpu_seconds(p) for p in pids) - cpu
+    finally:
+        await driver.close()
     done = per * clients
     return {"client_us": 1e6 * spent / done, "postgres_us": 1e6 * took / done,
             "per_second": done / wall}
@@ -194,6 +196,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.games < args.clients:
+        raise SystemExit("--games must be at least --clients (each connection has its own)")
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
         raise SystemExit("DATABASE_URL must name a PostgreSQL database")

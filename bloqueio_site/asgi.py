@@ -42,7 +42,8 @@ quiet_autobahn()
 close_with_code()
 graceful_stop()
 limit_daphne_bodies()
-# This process writes games: its writer's lease is taken before any request comes.
+# This process writes games: its writer's lease (games/live/writers.py) starts being
+# renewed as it loads, a round trip before its first write can come.
 writers.ensure()
 
 application = ProtocolTypeRouter(

@@ -21,11 +21,12 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
-from django.db import OperationalError, connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
 from bloqueio_site import jsontext, loop_db, model_rows
+from bloqueio_site.postgres.base import outcome_unknown
 from games import engine, outbox, state_cache
 from games.announce import announce_committed, announce_on_commit
 from games.engine import LEAVE_REASONS
@@ -240,9 +241,17 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
     """
     write = prepared(loaded, progress, change)
     game, effects = write.game, write.effects
+    writers.ensure()  # a lease before the write it may have to answer for
     if connection.vendor == "postgresql" and not write.rated:
-        matched = _write(loaded, game, write.state_text, progress.events, skip_locked,
-                         effects)
+        try:
+            matched = _write(loaded, game, write.state_text, progress.events, skip_locked,
+                             effects)
+        except (OperationalError, InterfaceError) as exc:
+            if not connection.in_atomic_block and outcome_unknown(exc):
+                # One statement in autocommit, broken under way: it may have committed,
+                # unannounced (inside a transaction, the COMMIT says: postgres/base.py).
+                writers.lost()
+            raise
         if matched and effects:
             outbox.after_commit()
     else:
@@ -274,7 +283,8 @@ async def commit_on_loop(write: Write) -> Written | None:
             row = await cursor.fetchone()
         except psycopg.Error as exc:
             state_cache.stale(write.game.pk)
-            writers.lost()  # it may have committed, unannounced: every hub catches up
+            if outcome_unknown(exc):  # it may have committed, unannounced
+                writers.lost()  # every hub catches up when its lease ends
             raise OperationalError(f"the write's statement failed: {exc!r}") from exc
     if not row or not row[0]:
         state_cache.stale(write.game.pk)

@@ -127,19 +127,23 @@ def fresh_channel_layer() -> Iterator[None]:
 
 
 def _checked_out() -> int | None:
-    """Pooled connections checked out by threads other than this one (None: no pool).
-    asgiref's one thread for thread-sensitive calls (`sync_to_async` in a test with no
-    outer sync context) lives as long as the process and keeps its connection between
-    calls: it gives it back first, so that only connections nobody can give back count."""
+    """Pooled connections checked out by threads other than this one (None: not on
+    PostgreSQL; 0 before the pool is made). asgiref's one thread for thread-sensitive
+    calls lives as long as the process and may keep a connection between calls (a call
+    made there outside a test's context, as channels' consumers make under the test
+    communicator): it gives it back first, so that only connections nobody can give back
+    count. (Checked: without this, tests/games/test_fanout.py and
+    tests/accounts/test_revoked_during_handshake.py show one each.)"""
     from asgiref.sync import SyncToAsync
     from django.db import connections
 
-    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
     wrapper = connections["default"]
-    pool = type(wrapper)._connection_pools.get("default") \
-        if wrapper.vendor == "postgresql" else None
-    if pool is None:
+    if wrapper.vendor != "postgresql":
         return None
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
+    pool = type(wrapper)._connection_pools.get("default")
+    if pool is None:
+        return 0
     stats = pool.get_stats()
     mine = 1 if wrapper.connection is not None else 0
     return stats.get("pool_size", 0) - stats.get("pool_available", 0) - mine
@@ -182,7 +186,7 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None
         connections["default"].close_pool()
         pytest.fail(f"{module} left {now - start} pooled database connection(s) checked "
                     "out: a thread used the ORM and never closed its connection "
-                    "(tests/threads.py)", pytrace=False)
+                    "(tests/threads.py: `closing`, `in_thread`)", pytrace=False)
     return done
 
 

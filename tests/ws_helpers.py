@@ -103,3 +103,18 @@ def version_reads(monkeypatch: Any) -> list[list[int]]:
 
     monkeypatch.setattr(fanout, "_versions", counted)
     return reads
+
+
+def own_writers(settings: Any) -> str:
+    """A channel-layer prefix of the test's own (the `settings` fixture restores it): its
+    hubs then see only the writers' leases (games/live/writers.py) the test makes, not
+    those of servers an earlier test in this worker stopped a moment ago, whose ending
+    makes every hub read its games' versions once."""
+    import copy
+    import uuid
+
+    layers = copy.deepcopy(settings.CHANNEL_LAYERS)
+    config = layers["default"]["CONFIG"]
+    config["prefix"] = f"{config['prefix']}-{uuid.uuid4().hex[:8]}"
+    settings.CHANNEL_LAYERS = layers
+    return str(config["prefix"])

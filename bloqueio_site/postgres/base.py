@@ -26,6 +26,7 @@ from typing import Any
 
 import psycopg
 from django.core.exceptions import ImproperlyConfigured
+from django.db import InterfaceError, OperationalError
 from django.db.backends.base.base import NO_DB_ALIAS
 from django.db.backends.postgresql import base
 from django.dispatch import Signal
@@ -56,12 +57,25 @@ def check_idle(conn: psycopg.Connection[Any]) -> None:
         ConnectionPool.check_connection(conn)
 
 
+def outcome_unknown(exc: BaseException) -> bool:
+    """Whether a statement or COMMIT that failed may still have taken effect: the link
+    broke under it (no SQLSTATE, or a connection exception, class 08) or the server
+    ended the session (57P01-57P05), rather than the server refusing it (a lock or
+    statement timeout, a conflict, a constraint: then nothing of it took effect). A
+    Django error is read through the driver's error it wraps."""
+    err = exc if isinstance(exc, psycopg.Error) else exc.__cause__
+    if not isinstance(err, psycopg.Error):
+        return True
+    state = err.sqlstate
+    return state is None or state.startswith(("08", "57P"))
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
     def _commit(self) -> None:
         try:
             super()._commit()
-        except Exception:
-            if self.run_on_commit:
+        except (OperationalError, InterfaceError) as exc:
+            if self.run_on_commit and outcome_unknown(exc):
                 uncertain_commit.send(sender=type(self), alias=self.alias)
             raise
 

@@ -165,6 +165,8 @@ class Hub:
         self._auditor: asyncio.Task[None] | None = None
         # Writers whose ended lease this hub has caught up after (or found at its start).
         self._mourned: set[str] | None = None
+        self._writers_key = writers.key()
+        self._tasks: set[asyncio.Future[None]] = set()  # catch-ups started by timers
         # Games the last audit found ahead of their messages: topic -> the version it read.
         self._suspects: dict[str, int] = {}
         self._confirmed: dict[str, asyncio.Event] = {}
@@ -329,13 +331,12 @@ class Hub:
                 self._pubsub = pubsub
                 if lost:
                     log.info("fan-out: Redis subscription restored; catching up")
-                    asyncio.get_running_loop().create_task(self._catch_up_all())
+                    self._start(self._catch_up_all)
                     # Once more when every writer has renewed its lease: a Redis that
                     # restarted empty forgot them, and one that died before renewing
                     # would otherwise go unseen.
                     asyncio.get_running_loop().call_later(
-                        2 * writers.LEASE_SECONDS,
-                        lambda: asyncio.ensure_future(self._catch_up_all()))
+                        2 * writers.LEASE_SECONDS, self._start, self._catch_up_all)
                 attempt = 0
                 while self.listeners:
                     raw = await pubsub.get_message(timeout=1.0)
@@ -373,17 +374,27 @@ class Hub:
             return  # ours, delivered locally when it was published: not even decoded
         await self.deliver(topic, jsontext.loads(data.split(b" ", 1)[1]))
 
-    async def _catch_up_all(self) -> None:
-        """After a lost subscription or an ended writer's lease: the games that moved on
-        meanwhile (one query finds them) are refilled, once each; if the database cannot
-        say, every listener checks. The listeners of other topics (the lobby, a
-        tournament's) check for themselves: the audit knows only games' versions."""
+    def _start(self, catch_up: Any) -> None:
+        """Run `catch_up()` as a task this hub keeps until it ends."""
+        task = asyncio.ensure_future(catch_up())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _catch_up_games(self) -> None:
+        """The games that moved on unannounced here (one query finds them) are refilled,
+        once each; if the database cannot say, every game's listeners check."""
         behind = await self.audit()
         if behind is None:
-            await self._tell(list(self.listeners))
+            await self._tell([t for t in self.listeners if t.startswith("game:")])
         else:
             await self._refill(behind)
-            await self._tell([t for t in self.listeners if not t.startswith("game:")])
+
+    async def _catch_up_all(self) -> None:
+        """After a lost subscription: the games, as `_catch_up_games`; the listeners of
+        other topics (the lobby, a tournament's) check for themselves: the read knows
+        only games' versions."""
+        await self._catch_up_games()
+        await self._tell([t for t in self.listeners if not t.startswith("game:")])
 
     async def _refill(self, topics: list[str]) -> None:
         """Catch up the listeners of each game in `topics` with ONE read per game: the
@@ -465,24 +476,31 @@ class Hub:
         """A notification can die with the process that committed it (killed between its
         commit and its PUBLISH, or its PUBLISH failed): that writer's lease then ends
         (games/live/writers.py). Every WATCH_SECONDS one Redis read lists the ended
-        leases; a new one makes this hub catch up its games from the database, once. No
-        read of the database while every writer lives."""
+        leases; a new one makes this hub catch its games up from the database, once (a
+        tournament's or the lobby's sockets catch up at their own heartbeats). No read of
+        the database while every writer lives."""
         client = aioredis.Redis.from_url(self._redis_url, socket_timeout=3,
                                          socket_connect_timeout=3)
+        first_failed = False
         try:
             while self.listeners:
                 try:
-                    ended = set(await writers.expired(client))
+                    ended = set(await writers.expired(client, self._writers_key))
                 except Exception as exc:
                     # Redis is away: the subscription is lost too, and its return catches up.
                     log.info("fan-out: writers' leases not read (%r)", exc)
+                    first_failed = first_failed or self._mourned is None
                 else:
-                    if self._mourned is not None and ended - self._mourned:
+                    if self._mourned is None:
+                        # The first read: what had ended before this hub listened is in
+                        # its sockets' hellos, read since. If that read failed, what
+                        # ended meanwhile is not known: catch up once.
+                        if first_failed:
+                            await self._catch_up_games()
+                    elif ended - self._mourned:
                         log.warning("fan-out: writer(s) %s ended without renewing; "
                                     "catching up", ", ".join(sorted(ended - self._mourned)))
-                        await self._catch_up_all()
-                    # The first read only learns what had ended before this hub listened:
-                    # its sockets' hellos were read after that.
+                        await self._catch_up_games()
                     self._mourned = ended
                 await asyncio.sleep(WATCH_SECONDS)
         finally:

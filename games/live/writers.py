@@ -7,9 +7,11 @@ behind with no gap to see until the game changes again. So every process that wr
 games holds a lease in Redis: a member of one sorted set, scored by when it expires (the
 Redis server's clock, so hosts' clocks do not matter), renewed by a thread of its own
 every RENEW_SECONDS. It is taken before the process's first write (`ensure`), from the
-places every write passes (games/announce.py, games/table.py), and never given back: a
-process that exits, cleanly or killed, just stops renewing it. A writer whose PUBLISH
-failed drops its lease and takes a new one (`lost`).
+places every write passes (games/round_store.py and games/table.py before a move's
+statement, games/announce.py in every other write's transaction), and never given back:
+a process that exits, cleanly or killed, just stops renewing it. A writer whose PUBLISH
+failed, or whose write broke under way (it may have committed: bloqueio_site/postgres's
+`outcome_unknown`), drops its lease and takes a new one (`lost`).
 
 A lease that expired is a writer that may have lost announcements: every hub with
 sockets then reads the versions of its games once and refills what is behind
@@ -29,6 +31,8 @@ import threading
 import uuid
 from typing import Any
 
+import redis
+import redis.asyncio as aioredis
 from django.conf import settings
 
 log = logging.getLogger(__name__)
@@ -62,15 +66,18 @@ def key() -> str:
 
 
 class Lease:
-    """This process's lease, renewed by a daemon thread."""
+    """This process's lease, renewed by a daemon thread. Its key is fixed when it is
+    made (a test's settings may change the prefix under a running process)."""
 
     def __init__(self) -> None:
+        self.key = key()
         self.writer = uuid.uuid4().hex
-        self.held = threading.Event()  # set once the current writer's lease is taken
+        self.held = threading.Event()  # set while the current writer's lease is taken
         self.taken = threading.Event()  # set once any lease of this process was taken
         self._lock = threading.Lock()
+        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
-        self._client: Any = None
+        self._client: redis.Redis | None = None
 
     def start(self) -> None:
         with self._lock:
@@ -80,45 +87,47 @@ class Lease:
                 self._thread.start()
 
     def lost(self) -> None:
-        """Announcements of this process may be lost: let the lease end and take another."""
+        """Announcements of this process may be lost: let the lease end and take another
+        at once (the old one still covers what was written before it ends)."""
         with self._lock:
             old, self.writer = self.writer, uuid.uuid4().hex
             self.held.clear()
+        self._wake.set()
         log.warning("fan-out: writer %s may have lost announcements; its lease is left to "
                     "end (every process's sockets then catch up)", old)
 
-    def renew(self) -> None:
-        """One renewal (the thread's step)."""
-        import redis
-
+    def _renew(self) -> None:
+        """One renewal (the thread's step: only that thread calls it)."""
         if self._client is None:
             self._client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2,
                                                 socket_connect_timeout=2)
         writer = self.writer
         try:
-            self._client.eval(_RENEW, 1, key(), writer, LEASE_SECONDS)
+            self._client.eval(_RENEW, 1, self.key, writer, LEASE_SECONDS)
         except Exception:
             # Unrenewed, it may end while this process writes: take a new one when Redis
             # answers again, so that every hub sees this one end and catches up.
             if self.held.is_set():
                 self.lost()
             raise
-        if writer == self.writer:
-            self.held.set()
-            self.taken.set()
+        with self._lock:
+            if writer == self.writer:  # not dropped meanwhile
+                self.held.set()
+                self.taken.set()
 
     def _renew_forever(self) -> None:
-        stop = threading.Event()
-        while not stop.is_set():
+        while True:
             try:
-                self.renew()
+                self._renew()
             except Exception as exc:
                 log.info("fan-out: writer lease not renewed (%r)", exc)
-            stop.wait(RENEW_SECONDS)
+            self._wake.wait(RENEW_SECONDS)
+            self._wake.clear()
 
 
 _lease: Lease | None = None
 _made = threading.Lock()
+_waited = threading.Event()
 
 
 def lease() -> Lease | None:
@@ -135,17 +144,21 @@ def lease() -> Lease | None:
 
 def ensure() -> None:
     """Hold a lease before writing: cheap once one was taken (the thread renews it, and
-    takes a new one after `lost`). Off the event loop the process's first call waits (at
-    most a second) for the first lease; on the loop it only starts the renewal, which takes
-    it within a round trip (the server starts it as it loads: bloqueio_site/asgi.py)."""
+    takes a new one after `lost`). Off the event loop the process's first call waits, once
+    and at most a second, for the first lease; on the loop it only starts the renewal,
+    which takes it within a round trip (the server starts it as it loads:
+    bloqueio_site/asgi.py)."""
     found = lease()
     if found is None or found.taken.is_set():
         return
     found.start()
+    if _waited.is_set():
+        return
     try:
         asyncio.get_running_loop()
     except RuntimeError:
         found.taken.wait(1.0)
+        _waited.set()
 
 
 def lost() -> None:
@@ -160,7 +173,7 @@ def on_uncertain_commit(sender: Any, **kwargs: Any) -> None:
     lost()
 
 
-async def expired(client: Any) -> list[str]:
-    """The writers whose lease has ended (an asyncio Redis client's read)."""
-    ended = await client.eval(_EXPIRED, 1, key(), SWEEP_AFTER_SECONDS)
+async def expired(client: aioredis.Redis, writers_key: str) -> list[str]:
+    """The writers whose lease under `writers_key` has ended."""
+    ended = await client.eval(_EXPIRED, 1, writers_key, SWEEP_AFTER_SECONDS)
     return [w.decode() if isinstance(w, bytes) else str(w) for w in ended]

@@ -17,11 +17,11 @@ from django.db import connections
 from games import services
 from tests.e2e.conftest import live_game, log_in, run_in_browser
 from tests.e2e.conftest import live_user as user
+from tests.openings import MOVE0
 from tests.threads import in_thread
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-MOVE0 = {"type": "move", "to": [2, 5]}  # seat 0's first move in bloqueio2
 
 # The game as the page read it, with `changes` over it (crafted frames carry it).
 CRAFT = """(changes) => ({

@@ -14,7 +14,8 @@ from channels.db import database_sync_to_async
 from games.live import fanout, writers
 from games.models import Event
 from tests.live.servers import ROOT, server_env
-from tests.ws_helpers import game_socket, seat_four, version_reads
+from tests.openings import MOVE0
+from tests.ws_helpers import game_socket, own_writers, seat_four, version_reads
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -27,8 +28,12 @@ import django
 django.setup()
 from accounts.models import User
 from games import services
-from games.live import broadcast, realtime
+from games.live import broadcast, realtime, writers
 
+# The write below takes the lease itself (writers.ensure, waiting at most a second); on
+# a slow machine that second may not do, so it is taken here first.
+writers.ensure()
+assert writers.lease().taken.wait(30), "no lease"
 broadcast.unsubscribe(realtime.on_committed)
 game_id = int(sys.argv[1])
 services.submit_action(game_id=game_id, user=User.objects.get(username="alice"),
@@ -38,10 +43,11 @@ os.kill(os.getpid(), signal.SIGKILL)
 """
 
 
-MOVE0 = {"type": "move", "to": [2, 5]}
 
 
-async def test_a_killed_writers_change_reaches_the_other_processes_sockets(monkeypatch):
+async def test_a_killed_writers_change_reaches_the_other_processes_sockets(monkeypatch,
+                                                                         settings):
+    own_writers(settings)  # the writer's process gets the prefix from server_env
     game_id, _ = await seat_four()
     reads = version_reads(monkeypatch)
     spectator = await game_socket(game_id)

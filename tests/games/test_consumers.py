@@ -21,11 +21,13 @@ from games.live.frames import CLOSE_UNAVAILABLE, MAX_FRAME_BYTES, RATE_BURST
 from games.live.game_socket import SYNC_BURST
 from tests.conftest import client_for, make_user
 from tests.live.servers import PrivateRedis
+from tests.openings import MOVE0, MOVE1
 from tests.waiting import wait_for
 from tests.ws_helpers import (
     LOCAL,
     game_socket,
     never_refill,
+    own_writers,
     receive_type,
     seat_four,
     until_closed,
@@ -34,8 +36,6 @@ from tests.ws_helpers import (
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MOVE0 = {"type": "move", "to": [2, 5]}
-MOVE1 = {"type": "move", "to": [5, 8]}  # seat 1's answer to MOVE0
 
 
 async def play(gid: int, users: list[Any], ply: int) -> None:
@@ -197,11 +197,12 @@ def _a_writer_that_dies(life: float) -> str:
 
 
 async def test_a_notification_that_died_with_its_writer_is_caught_up_when_its_lease_ends(
-        four, monkeypatch):
+        monkeypatch, settings):
     """The writer's process was killed between its commit and its PUBLISH: no message,
     no gap to see, no reconnect. Its lease ends, and the hub catches up from the
     database then, and only then: while every writer lives it reads nothing."""
-    gid, users = four
+    own_writers(settings)  # before anything makes this loop's hub
+    gid, users = await seat_four()
     reads = version_reads(monkeypatch)
     comm = await game_socket(gid)
     with lost_notices():

@@ -25,12 +25,11 @@ from games.models import Event, Game, Outbox
 from games.round import Act
 from tests.conftest import make_user
 from tests.games.helpers import started_game
+from tests.openings import MOVE0, MOVE1
 from tests.ws_helpers import game_socket, receive_type, seat_four
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MOVE0 = {"type": "move", "to": [2, 5]}
-MOVE1 = {"type": "move", "to": [5, 8]}
 
 
 def events_of(gid: int) -> list[tuple[int, int, dict[str, Any]]]:

@@ -29,12 +29,11 @@ from games.round import Act, play
 from tests.conftest import make_user
 from tests.games.helpers import started_game
 from tests.games.ranked_helpers import finish_by_resignations
+from tests.openings import MOVE0, MOVE1
 from tests.ws_helpers import game_socket, receive_type, seat_four
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MOVE0 = {"type": "move", "to": [2, 5]}
-MOVE1 = {"type": "move", "to": [5, 8]}  # seat 1's answer to MOVE0
 AFTER_GRACE = timedelta(seconds=61)
 
 

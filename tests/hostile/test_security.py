@@ -35,11 +35,11 @@ from notifications.services import notify
 from tests.conftest import PASSWORD, make_user
 from tests.games.helpers import started_game
 from tests.live.servers import live_servers
+from tests.openings import MOVE0
 from tests.ws_helpers import receive_type, until_closed
 from tournaments import services as tournaments
 
 LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-MOVE0 = {"type": "move", "to": [2, 5]}  # seat 0's first move in bloqueio and bloqueio2
 
 
 def _token_headers(user: User, origin: bytes | None = b"http://localhost"

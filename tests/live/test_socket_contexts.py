@@ -20,11 +20,11 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from bloqueio_site import loop_db
 from games import table
 from games.live import hello
+from tests.openings import MOVE0
 from tests.ws_helpers import game_socket, receive_type, seat_four
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MOVE0 = {"type": "move", "to": [2, 5]}
 
 
 @pytest.fixture
