@@ -212,7 +212,7 @@ async def test_a_notification_that_died_with_its_writer_is_caught_up_when_its_le
     while not await comm.receive_nothing(timeout=0.1):
         assert (await comm.receive_json_from())["type"] != "event"
     _a_writer_that_dies(0.2)
-    async with asyncio.timeout(fanout.WATCH_SECONDS * 4):
+    async with asyncio.timeout(30):  # a deadline: it comes within a second or two
         while (frame := await comm.receive_json_from(timeout=60))["type"] != "event":
             pass
     assert frame["event"]["ply"] == 1 and frame["game"]["ply"] == 1
