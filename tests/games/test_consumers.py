@@ -187,10 +187,8 @@ def _a_writer_that_dies(life: float) -> str:
 
     writer = f"killed-{time.monotonic_ns()}"
     client = redis.Redis.from_url(settings.REDIS_URL)
-    try:
-        now = float(client.eval("local t = redis.call('TIME') return t[1] .. '.' .. "
-                                "string.format('%06d', t[2])", 0))
-        client.zadd(writers.key(), {writer: now + life})
+    try:  # taken as every writer takes it, for `life` seconds, and never renewed
+        client.eval(writers._RENEW, 1, writers.key(), writer, life)
     finally:
         client.close()
     return writer

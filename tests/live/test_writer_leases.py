@@ -6,6 +6,7 @@ tests/faults/test_writer_killed_before_publish.py)."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import psycopg
 import pytest
@@ -73,15 +74,19 @@ async def test_a_failed_publish_ends_the_writers_lease_and_a_new_one_is_taken():
         hub._publisher = None
 
 
+def _other_session(**options: Any) -> psycopg.Connection[Any]:
+    """A session of its own on the test database, beside Django's."""
+    db = connection.settings_dict
+    return psycopg.connect(host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432,
+                           user=db["USER"] or "postgres", dbname=db["NAME"], **options)
+
+
 def _end_my_session() -> None:
     """PostgreSQL ends this thread's session, as a restart or a cut link would."""
-    db = connection.settings_dict
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         pid = cursor.fetchone()[0]
-    with psycopg.connect(host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432,
-                         user=db["USER"] or "postgres", dbname=db["NAME"],
-                         autocommit=True) as other:
+    with _other_session(autocommit=True) as other:
         other.execute("SELECT pg_terminate_backend(%s, 5000)", [pid])
 
 
@@ -136,9 +141,7 @@ def test_a_move_refused_by_a_lock_timeout_keeps_the_lease(players):
     lease = _taken()
     game = started_game(players[:2], kind="bloqueio2")
     before = lease.writer
-    db = connection.settings_dict
-    with psycopg.connect(host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432,
-                         user=db["USER"] or "postgres", dbname=db["NAME"]) as holder:
+    with _other_session() as holder:
         holder.execute(f"SELECT id FROM {Game._meta.db_table} WHERE id = %s FOR UPDATE",
                        [game.pk])
         with pytest.raises(DatabaseError, match="lock timeout"):
