@@ -10,6 +10,9 @@ the site's is touched), over `--games` rows, `--statements` times in each of thr
     grouped     `--group` statements in one transaction, a round trip each
     pipelined   `--group` statements in one psycopg pipeline: one round trip, and
                 PostgreSQL runs them in one implicit transaction
+    merged      `--group` moves of as many games in ONE statement: the update joined to
+                their rows (`FROM (VALUES ...)`, each row guarded), the events inserted
+                for the rows it matched
 
 and prints, for each, the PostgreSQL backend's CPU a statement (from /proc: run it on the
 database's machine), the wall time a statement and this client's CPU a statement. The
@@ -57,6 +60,16 @@ STATEMENT = (
     "WHERE id = %s AND ply = %s AND state = %s::jsonb RETURNING id) "
     "INSERT INTO {event} (game_id, ply, action) SELECT moved.id, %s, %s FROM moved")
 
+# The merged form: one statement for a group of moves, each game's row guarded alone.
+MERGED = (
+    "WITH v(id, ply, state) AS (VALUES {rows}), "
+    "moved AS (UPDATE {game} g SET ply = g.ply + 1, state = v.state FROM v "
+    "WHERE g.id = v.id AND g.ply = v.ply AND g.state = v.state RETURNING g.id, g.ply) "
+    "INSERT INTO {event} (game_id, ply, action) SELECT moved.id, moved.ply, %s::jsonb "
+    "FROM moved")
+MERGED_ROW = "(%s::int, %s::int, %s::jsonb)"
+MODES = ("alone", "grouped", "pipelined", "merged")
+
 
 def backend_pid(conn: psycopg.Connection[Any]) -> int:
     """The connection's PostgreSQL backend, checked to be one on this machine: its CPU
@@ -87,11 +100,23 @@ def run(conn: psycopg.Connection[Any], tables: tuple[str, str], mode: str, games
                                  '{"type": "move", "to": [1, 2]}'])
         plies[game] += 1
 
+    def merged(first: int, count: int) -> None:
+        moved = [(first + k) % games for k in range(count)]
+        sql = MERGED.format(rows=", ".join([MERGED_ROW] * count), game=game_table,
+                            event=event_table)
+        conn.execute(sql, [v for game in moved for v in (game, plies[game], STATE)]
+                     + ['{"type": "move", "to": [1, 2]}'])
+        for game in moved:
+            plies[game] += 1
+
     pid = backend_pid(conn)
     began, cpu, own = time.perf_counter(), cpu_seconds(pid), time.process_time()
     if mode == "alone":
         for i in range(statements):
             one(i)
+    elif mode == "merged":
+        for start in range(0, statements, group):
+            merged(start, min(group, statements - start))
     else:
         for start in range(0, statements, group):
             block = conn.transaction() if mode == "grouped" else conn.pipeline()
@@ -252,6 +277,8 @@ def main() -> None:
     for name in ("games", "statements", "group", "rounds", "clients"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
+    if args.group > args.games:
+        parser.error("--group must be at most --games (a merged group's games are distinct)")
     url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bloqueio_bench")
     if args.notify:
         compare_notify(url, args)
@@ -266,7 +293,7 @@ def main() -> None:
             conn.execute(f"INSERT INTO {tables[0]} SELECT g, 0, %s::jsonb "
                          "FROM generate_series(0, %s) g", [STATE, args.games - 1])
             for _ in range(args.rounds):
-                for mode in ("alone", "grouped", "pipelined"):
+                for mode in MODES:
                     got = run(conn, tables, mode, args.games, args.statements, args.group)
                     print(f"{mode:10s} PostgreSQL {got['postgres_ms']:.3f} ms a statement, "
                           f"wall {got['wall_ms']:.3f} ms, client {got['client_ms']:.3f} ms"
