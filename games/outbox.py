@@ -150,21 +150,21 @@ def _drain() -> None:
 
 
 # PostgreSQL: a branch of a write's one statement (round_store's `moved` CTE), inserting
-# the rows of the games whose update matched.
+# only if the write's update matched.
 _PG_INSERT = (f", effects AS (INSERT INTO {Outbox._meta.db_table} (kind, game_id, payload, "
-              "created_at, due_at, attempts, last_error) SELECT o.kind, o.game_id, "
-              "o.payload::jsonb, now(), now(), 0, '' FROM unnest(%s::text[], %s::bigint[], "
-              "%s::text[]) AS o(kind, game_id, payload) "
-              "WHERE o.game_id IN (SELECT id FROM moved))")
+              "created_at, due_at, attempts, last_error) SELECT o.kind, moved.id, "
+              "o.payload::jsonb, now(), now(), 0, '' FROM moved, (VALUES {rows}) "
+              "AS o(kind, payload))")
+_PG_ROW = "(%s::text, %s::text)"
 
 
 def statement_branch(effects: Sequence[Effect]) -> tuple[str, list[Any]]:
-    """The CTE branch writing `effects` (each for its game, if the statement's `moved`
-    updated it) and its parameters; empty without effects."""
+    """The CTE branch writing `effects` (for the game the statement's `moved` updated)
+    and its parameters; empty without effects."""
     if not effects:
         return "", []
-    return _PG_INSERT, [[e.kind for e in effects], [e.game_id for e in effects],
-                        [jsontext.dumps(e.payload) for e in effects]]
+    params = [v for e in effects for v in (e.kind, jsontext.dumps(e.payload))]
+    return _PG_INSERT.format(rows=", ".join([_PG_ROW] * len(effects))), params
 
 
 # -- carrying out -------------------------------------------------------------------------

@@ -6,19 +6,15 @@ or from its row. `commit` writes what `play` made of it: on PostgreSQL one state
 computed from, adding one to it, and appends the events only if that update matched; a
 game's last progress adds its ratings in the same transaction. What the change causes
 outside the game (a turn-based game's "your turn") is an outbox row written by the same
-statement or transaction (games/outbox.py). The event loop's writes go together: the
-moves it has waiting are one statement and one commit (`commit_on_loop`), each game's
-row guarded alone. The events are announced after commit, with the new version (`v`). A
-guard that fails means another writer came first: nothing was written, the caller
-reloads.
+statement or transaction (games/outbox.py). The events are announced after commit, with
+the new version (`v`). A guard that fails means another writer came first: nothing was
+written, the caller reloads.
 The event log's unique (game, ply) and append-only trigger hold whatever happens.
 """
 
 from __future__ import annotations
 
-import asyncio
 import copy
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,7 +26,6 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from bloqueio_site import jsontext, loop_db, model_rows
-from bloqueio_site.batches import Batches
 from bloqueio_site.postgres.base import outcome_unknown
 from games import engine, outbox, state_cache
 from games.announce import announce_committed, announce_on_commit
@@ -166,8 +161,9 @@ def _seat_statuses(game: Game, state: Any) -> tuple[SeatStatus, ...]:
 
 # -- writing ------------------------------------------------------------------------------
 
-_SET = ("ply = %s, state = %s, status = %s, result = %s, clock = %s, turn_started_at = %s, "
-        "deadline = %s, started_at = %s, finished_at = %s, version = %s")
+_SET = ("ply = %s, state = %s{json}, status = %s, result = %s{json}, clock = %s{json}, "
+        "turn_started_at = %s, deadline = %s, started_at = %s, finished_at = %s, "
+        "version = %s")
 # ONE integer compare: the row is still at the version the round was computed from.
 # Every writer of a game's row adds one to it in the statement that writes (a progress
 # here; a seat taken, left or handed to a bot: `changed`; an annulment; `rebuild_games`'
@@ -179,39 +175,22 @@ _SET = ("ply = %s, state = %s, status = %s, result = %s, clock = %s, turn_starte
 # match.
 _GUARD = "id = %s AND version = %s"
 _EVENT_COLUMNS = "(game_id, ply, seat, action, at)"
-# PostgreSQL: ONE statement for the writes of one or several games (the event loop
-# writes every move it has waiting together: `commit_on_loop`). Each game's row is
-# updated only if still at its version (row by row: a game whose guard fails is left
-# out, the others are written), the events of those that matched are appended, and it
-# answers the ids it updated. Columns go as arrays (one statement text whatever the
-# number of writes: prepared once).
-_PG_UPDATE = (
-    "WITH v AS (SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::integer[], %s::text[], "
-    "%s::text[], %s::text[], %s::text[], %s::timestamptz[], %s::timestamptz[], "
-    "%s::timestamptz[], %s::timestamptz[], %s::bigint[]) AS v(id, was, ply, state, status, "
-    "result, clock, turn_started_at, deadline, started_at, finished_at, version)), "
-    f"moved AS (UPDATE {Game._meta.db_table} g SET ply = v.ply, state = v.state::jsonb, "
-    "status = v.status, result = v.result::jsonb, clock = v.clock::jsonb, "
-    "turn_started_at = v.turn_started_at, deadline = v.deadline, started_at = v.started_at, "
-    "finished_at = v.finished_at, version = v.version FROM v "
-    "WHERE g.id = v.id AND g.version = v.was")
-_PG_SKIP_LOCKED = (f" AND g.id IN (SELECT id FROM {Game._meta.db_table} "
-                   "WHERE id = ANY(%s::bigint[]) FOR UPDATE SKIP LOCKED)")
-_PG_INSERT = (
-    f" RETURNING g.id), added AS (INSERT INTO {Event._meta.db_table} {_EVENT_COLUMNS} "
-    "SELECT e.game_id, e.ply, e.seat, e.action::jsonb, e.at FROM unnest(%s::bigint[], "
-    "%s::integer[], %s::smallint[], %s::text[], %s::timestamptz[]) "
-    "AS e(game_id, ply, seat, action, at) WHERE e.game_id IN (SELECT id FROM moved))")
-_PG_MATCHED = " SELECT coalesce(array_agg(id), ARRAY[]::bigint[]) FROM moved"
+# PostgreSQL: the update and the insert in ONE statement. The events are inserted only
+# if the update matched.
+_PG_UPDATE = (f"WITH moved AS (UPDATE {Game._meta.db_table} SET "
+              + _SET.format(json="::jsonb") + f" WHERE {_GUARD}")
+_PG_SKIP_LOCKED = (f" AND id = (SELECT id FROM {Game._meta.db_table} WHERE id = %s "
+                   "FOR UPDATE SKIP LOCKED)")
+_PG_INSERT = (f", added AS (INSERT INTO {Event._meta.db_table} {_EVENT_COLUMNS} "
+              "SELECT moved.id, e.ply, e.seat, e.action::jsonb, e.at FROM moved, "
+              "(VALUES {rows}) AS e(ply, seat, action, at))")
+_PG_ROW = "(%s::integer, %s::smallint, %s::text, %s::timestamptz)"
+_PG_COUNT = " SELECT count(*) FROM moved"
 # Elsewhere (SQLite, `make run`'s default): the same guard, then the insert, in one
 # transaction.
-_OTHER_UPDATE = f"UPDATE {Game._meta.db_table} SET {_SET} WHERE {_GUARD}"
+_OTHER_UPDATE = (f"UPDATE {Game._meta.db_table} SET " + _SET.format(json="") + " WHERE "
+                 + _GUARD)
 _OTHER_INSERT = f"INSERT INTO {Event._meta.db_table} {_EVENT_COLUMNS} VALUES "
-# The event loop's writes: at most this many statements under way at once per loop
-# (each takes one of its connections); the writes waiting meanwhile go together in the
-# next, at most WRITES_A_STATEMENT of them.
-STATEMENTS_IN_FLIGHT = 2
-WRITES_A_STATEMENT = 64
 
 
 @dataclass(frozen=True)
@@ -265,7 +244,8 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
     writers.ensure()  # a lease before the write it may have to answer for
     if connection.vendor == "postgresql" and not write.rated:
         try:
-            matched = _write(write, skip_locked, with_effects=True)
+            matched = _write(loaded, game, write.state_text, progress.events, skip_locked,
+                             effects)
         except (OperationalError, InterfaceError) as exc:
             if not connection.in_atomic_block and outcome_unknown(exc):
                 # One statement in autocommit, broken under way: it may have committed,
@@ -276,7 +256,7 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
             outbox.after_commit()
     else:
         with transaction.atomic(savepoint=False):
-            matched = _write(write, skip_locked, with_effects=False)
+            matched = _write(loaded, game, write.state_text, progress.events, skip_locked)
             if matched and write.ended:
                 _after_the_end(game, loaded.seats, progress.round_after)
             if matched:
@@ -290,83 +270,26 @@ def commit(loaded: Loaded, progress: Progress, *, change: str | None = None,
 async def commit_on_loop(write: Write) -> Written | None:
     """The same write made by the event loop on one of its own connections
     (bloqueio_site/loop_db.py), PostgreSQL only, for a write that is one statement (not
-    `rated`); None if the row moved on. The writes a loop has waiting go together, one
-    statement and one commit for all of them (a group commit, `_write_on_loop`), each
-    game's row guarded alone. Raises `loop_db.Unusable` or `loop_db.Busy` (nothing
-    sent), or OperationalError: the statement was sent and failed, so it may have
-    committed or not (the snapshot is forgotten; the caller tells its client to read
-    the game)."""
+    `rated`); None if the row moved on. Raises `loop_db.Unusable` or `loop_db.Busy`
+    (nothing sent), or OperationalError: the statement was sent and failed, so it may
+    have committed or not (the snapshot is forgotten; the caller tells its client to
+    read the game)."""
     assert not write.rated
-    try:
-        matched = await _on_loop().submit(write)
-    except psycopg.Error as exc:
-        state_cache.stale(write.game.pk)
-        if outcome_unknown(exc):  # it may have committed, unannounced
-            writers.lost()  # every hub catches up when its lease ends
-        raise OperationalError(f"the write's statement failed: {exc!r}") from exc
-    if not matched:
+    statement = guarded_statement(write.loaded, write.game, write.state_text,
+                                  write.progress.events, effects=write.effects)
+    async with loop_db.connection() as conn:
+        try:
+            cursor = await conn.execute(*statement)
+            row = await cursor.fetchone()
+        except psycopg.Error as exc:
+            state_cache.stale(write.game.pk)
+            if outcome_unknown(exc):  # it may have committed, unannounced
+                writers.lost()  # every hub catches up when its lease ends
+            raise OperationalError(f"the write's statement failed: {exc!r}") from exc
+    if not row or not row[0]:
         state_cache.stale(write.game.pk)
         return None
     return _done(write, on_commit=False)
-
-
-_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Batches[Write, bool]] = (
-    weakref.WeakKeyDictionary())
-
-
-def _on_loop() -> Batches[Write, bool]:
-    """This event loop's queue of writes."""
-    loop = asyncio.get_running_loop()
-    found = _loops.get(loop)
-    if found is None:
-        found = _loops[loop] = Batches(_write_on_loop, in_flight=STATEMENTS_IN_FLIGHT,
-                                       most=WRITES_A_STATEMENT)
-    return found
-
-
-async def _write_on_loop(writes: list[Write]) -> list[bool | BaseException]:
-    """Whether each of `writes` matched, written in one statement. If the statement
-    failed for sure (nothing committed) each is written again alone, so that only the
-    one at fault fails; a failure whose outcome is unknown is every write's."""
-    first, later = _distinct(writes)
-    try:
-        found = await _statement_on_loop(first)
-    except psycopg.Error as exc:
-        if len(first) == 1 or outcome_unknown(exc):
-            raise
-        found = []
-        for write in first:
-            try:
-                found += await _statement_on_loop([write])
-            except psycopg.Error as alone:
-                if outcome_unknown(alone):
-                    raise
-                found.append(alone)
-    matched: dict[int, bool | BaseException] = dict(
-        zip((id(write) for write in first), found, strict=True))
-    if later:  # the same game twice (the per-game writer makes it impossible): in turn
-        matched.update(zip((id(write) for write in later), await _write_on_loop(later),
-                           strict=True))
-    return [matched[id(write)] for write in writes]
-
-
-def _distinct(writes: list[Write]) -> tuple[list[Write], list[Write]]:
-    """`writes` split so that the first list names each game once."""
-    seen: set[int] = set()
-    first: list[Write] = []
-    later: list[Write] = []
-    for write in writes:
-        (later if write.game.pk in seen else first).append(write)
-        seen.add(write.game.pk)
-    return first, later
-
-
-async def _statement_on_loop(writes: list[Write]) -> list[bool]:
-    async with loop_db.connection() as conn:
-        cursor = await conn.execute(*guarded_statement(writes, with_effects=True))
-        row = await cursor.fetchone()
-    updated = set(row[0]) if row else set()
-    return [write.game.pk in updated for write in writes]
 
 
 def _done(write: Write, *, on_commit: bool) -> Written:
@@ -415,16 +338,16 @@ def _set_fields(game: Game, round_: Round) -> None:
     game.finished_at = round_.finished_at
 
 
-def _write(write: Write, skip_locked: bool, *, with_effects: bool) -> bool:
-    """The guarded update (and the events' insert, and on PostgreSQL `with_effects` the
-    write's outbox rows) on this thread's connection: True if the row matched."""
-    loaded, game = write.loaded, write.game
+def _write(loaded: Loaded, game: Game, state_text: str, events: Sequence[RoundEvent],
+           skip_locked: bool, effects: Sequence[outbox.Effect] = ()) -> bool:
+    """The guarded update (and the events' insert, and on PostgreSQL the `effects`'
+    outbox rows): True if the row matched."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(*guarded_statement([write], skip_locked=skip_locked,
-                                              with_effects=with_effects))
-            return game.pk in (cursor.fetchone()[0] or ())
-        params, rows = _values(loaded, game, write.state_text, write.progress.events)
+            cursor.execute(*guarded_statement(loaded, game, state_text, events,
+                                              skip_locked=skip_locked, effects=effects))
+            return bool(cursor.fetchone()[0])
+        params, rows = _values(loaded, game, state_text, events)
         cursor.execute(_OTHER_UPDATE, params)
         if cursor.rowcount != 1:
             return False
@@ -454,38 +377,23 @@ def _values(loaded: Loaded, game: Game, state_text: str, events: Sequence[RoundE
     return params, rows
 
 
-def guarded_statement(writes: Sequence[Write], *, skip_locked: bool = False,
-                      with_effects: bool = False) -> tuple[str, list[Any]]:
-    """PostgreSQL's one statement for `writes` (of distinct games) and its parameters: it
-    answers one row, the array of the ids of the games it updated (a game left out moved
-    on: nothing of it written). With `with_effects` the writes' outbox rows
-    (games/outbox.py) are inserted with their events, for the games that matched.
-    `skip_locked`: a row another transaction holds counts as moved on."""
-    columns: list[list[Any]] = [[] for _ in range(12)]
-    events: list[list[Any]] = [[] for _ in range(5)]
-    effects: list[outbox.Effect] = []
-    for write in writes:
-        params, rows = _values(write.loaded, write.game, write.state_text,
-                               write.progress.events)
-        # (id, version read) first, then the row after, as `_PG_UPDATE` lists them.
-        for column, value in zip(columns, (*params[10:], *params[:10]), strict=True):
-            column.append(value)
-        for row in rows:
-            for column, value in zip(events, (write.game.pk, *row), strict=True):
-                column.append(value)
-        if with_effects:
-            effects += write.effects
-    sql, params = _PG_UPDATE, list(columns)
+def guarded_statement(loaded: Loaded, game: Game, state_text: str,
+                      events: Sequence[RoundEvent], *, skip_locked: bool = False,
+                      effects: Sequence[outbox.Effect] = ()) -> tuple[str, list[Any]]:
+    """PostgreSQL's one statement for a progress and its parameters: it answers one row,
+    the count of game rows it updated (1: written; 0: the row moved on, nothing written).
+    The `effects` (games/outbox.py) are inserted with the events, only if it matched."""
+    params, rows = _values(loaded, game, state_text, events)
+    sql = _PG_UPDATE
     if skip_locked:
         sql += _PG_SKIP_LOCKED
-        params.append(columns[0])
-    sql += _PG_INSERT
-    params += events
-    if effects:
-        branch, effect_params = outbox.statement_branch(effects)
-        sql += branch
-        params += effect_params
-    return sql + _PG_MATCHED, params
+        params.append(loaded.game.pk)
+    sql += " RETURNING id)"
+    if rows:
+        sql += _PG_INSERT.format(rows=", ".join([_PG_ROW] * len(rows)))
+    branch, effect_params = outbox.statement_branch(effects)
+    return (sql + branch + _PG_COUNT,
+            params + [v for r in rows for v in r] + effect_params)
 
 
 def _after_the_end(game: Game, seats: list[Seat], after: Round) -> None:

@@ -16,8 +16,7 @@ import psycopg
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import OperationalError, connections
-from django.utils.timezone import now as timezone_now
+from django.db import connections
 
 from bloqueio_site import loop_db
 from bloqueio_site.errors import ServiceError
@@ -432,79 +431,3 @@ async def test_a_failed_statement_closes_its_connection():
 def _terminate(pid: int) -> None:
     with connections["default"].cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s, 5000)", [pid])  # waits for its end
-
-
-# -- the loop's writes go together (a group commit: round_store.commit_on_loop) -----------
-
-async def _games(count: int) -> list[tuple[int, list[Any]]]:
-    """`count` started 4-seat games with players of their own, each kept by this process
-    (its snapshot at ply 0, as after the start)."""
-    games = []
-    for g in range(count):
-        users = [await sync_to_async(make_user)(f"g{g}p{s}") for s in range(4)]
-        game = await sync_to_async(services.create_game)(user=users[0], kind="bloqueio")
-        for user in users[1:]:
-            await sync_to_async(services.join_game)(game_id=game.pk, user=user)
-        await sync_to_async(round_store.load)(game.pk)
-        games.append((game.pk, users))
-    return games
-
-
-def _moves(games: list[tuple[int, list[Any]]]) -> list[Any]:
-    return [table.handle_on_loop(gid, users[0].pk, Act(MOVE0, 0), 0, _passed_on)
-            for gid, users in games]
-
-
-async def test_moves_of_several_games_waiting_together_are_written_by_one_statement():
-    games = await _games(5)
-    batches = round_store._on_loop()
-    written = table.counts["written"]
-    done = await asyncio.gather(*_moves(games))
-    assert all(isinstance(d, round_store.Written) and d.game.ply == 1 for d in done)
-    assert batches.sent[-1] == 5  # one statement, one commit, for the five
-    assert table.counts["written"] == written + 5
-    for gid, _users in games:
-        assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
-        assert (await sync_to_async(Game.objects.get)(pk=gid)).ply == 1
-    versions = [(await sync_to_async(Game.objects.get)(pk=gid)).version for gid, _ in games]
-    assert versions == [d.game.version for d in done]  # each row one version on, as announced
-
-
-async def test_a_game_that_moved_on_is_left_out_and_the_others_of_its_statement_written():
-    games = await _games(3)
-    stale_gid, stale_users = games[1]
-    loaded = await sync_to_async(round_store.load)(stale_gid)
-    await sync_to_async(services.submit_action)(game_id=stale_gid, user=stale_users[0],
-                                                action=MOVE0, ply=0)  # a thread took ply 0
-    state_cache.drop(stale_gid)
-    state_cache.written(state_cache.Snapshot(loaded.game, loaded.seats, loaded.round,
-                                             loaded.state_text))  # the stale one again
-    lost = table.counts["lost_race"]
-    done = await asyncio.gather(*_moves(games))
-    assert round_store._on_loop().sent[-1] == 3
-    assert done[1] == "passed on"  # its guard matched nothing: the row decides
-    assert table.counts["lost_race"] == lost + 1
-    for (gid, _users), result in zip(games, done, strict=True):
-        assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]  # one event each
-        if gid != stale_gid:
-            assert isinstance(result, round_store.Written) and result.game.ply == 1
-
-
-async def test_a_statement_that_failed_is_written_again_alone_so_only_the_faulty_write_fails():
-    """A write the database refuses for sure (here: its event's ply is taken, a row put
-    there behind the game's back) fails the whole statement, and nothing of it is
-    committed: each write is then made alone, so only that one is answered an error and
-    the other games' moves are written."""
-    games = await _games(3)
-    bad_gid = games[1][0]
-    await sync_to_async(Event.objects.create)(game_id=bad_gid, ply=1, seat=0, action=MOVE1,
-                                              at=timezone_now())
-    done = await asyncio.gather(*_moves(games), return_exceptions=True)
-    assert round_store._on_loop().sent[-1] == 3
-    assert isinstance(done[1], OperationalError)
-    assert state_cache.get(bad_gid) is None  # forgotten: the row decides next time
-    for gid, result in ((games[0][0], done[0]), (games[2][0], done[2])):
-        assert isinstance(result, round_store.Written) and result.game.ply == 1
-        assert await sync_to_async(events_of)(gid) == [(1, 0, MOVE0)]
-    assert await sync_to_async(events_of)(bad_gid) == [(1, 0, MOVE1)]  # nothing added
-    assert (await sync_to_async(Game.objects.get)(pk=bad_gid)).ply == 0

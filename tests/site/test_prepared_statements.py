@@ -57,7 +57,7 @@ def test_a_moves_guarded_write_is_prepared_on_its_connection(players: list[User]
         cursor.execute("SELECT statement, parameter_types::text[] FROM pg_prepared_statements"
                        " WHERE NOT from_sql")
         prepared = cursor.fetchall()
-    writes = [(sql, types) for sql, types in prepared if "moved AS (UPDATE" in sql]
+    writes = [(sql, types) for sql, types in prepared if "WITH moved AS (UPDATE" in sql]
     assert writes, prepared
     sql, types = writes[0]
     assert "%s" not in sql and "$1" in sql  # bound on the server, not quoted in
