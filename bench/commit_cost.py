@@ -4,7 +4,7 @@ A live move is one guarded statement in a transaction of its own (games/round_st
 update the game's row if it is still the one the move was computed from, and append the
 event if it was). This runs a statement of the same shape against scratch tables of its
 own in DATABASE_URL's database (named for this process, dropped at the end; nothing of
-the site's is touched), over `--games` rows, `--statements` times in each of three ways:
+the site's is touched), over `--games` rows, `--statements` times in each of four ways:
 
     alone       a transaction and a round trip each (today's move)
     grouped     `--group` statements in one transaction, a round trip each
@@ -17,7 +17,7 @@ the site's is touched), over `--games` rows, `--statements` times in each of thr
 and prints, for each, the PostgreSQL backend's CPU a statement (from /proc: run it on the
 database's machine), the wall time a statement and this client's CPU a statement. The
 scratch rows are narrower than the site's and have no foreign key: the figures are a
-floor of what a move's statement costs, for comparing the three ways with each other.
+floor of what a move's statement costs, for comparing the four ways with each other.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bloqueio_bench \\
         .venv/bin/python bench/commit_cost.py

@@ -28,6 +28,7 @@ import asyncio
 import logging
 import uuid
 import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
@@ -374,7 +375,7 @@ class Hub:
             return  # ours, delivered locally when it was published: not even decoded
         await self.deliver(topic, jsontext.loads(data.split(b" ", 1)[1]))
 
-    def _start(self, catch_up: Any) -> None:
+    def _start(self, catch_up: Callable[[], Awaitable[None]]) -> None:
         """Run `catch_up()` as a task this hub keeps until it ends."""
         task = asyncio.ensure_future(catch_up())
         self._tasks.add(task)

@@ -42,8 +42,6 @@ os.kill(os.getpid(), signal.SIGKILL)
 """
 
 
-
-
 async def test_a_killed_writers_change_reaches_the_other_processes_sockets(monkeypatch,
                                                                          settings):
     own_writers(settings)  # the writer's process gets the prefix from server_env

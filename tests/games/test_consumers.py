@@ -37,7 +37,6 @@ from tests.ws_helpers import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
 async def play(gid: int, users: list[Any], ply: int) -> None:
     """Seat `ply` plays its opening move (MOVE0, then MOVE1) through the services."""
     await sync_to_async(services.submit_action)(game_id=gid, user=users[ply],

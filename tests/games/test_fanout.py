@@ -170,12 +170,11 @@ async def test_a_refill_reads_each_game_once_however_many_sockets_it_has(monkeyp
     up with ONE database read, not one per socket; each socket gets what it lacks."""
     from asgiref.sync import sync_to_async
 
+    from games import selectors, services
+    from tests.conftest import make_user
     from tests.ws_helpers import own_writers
 
     own_writers(settings)  # no other process's ended lease makes a catch-up of its own
-
-    from games import selectors, services
-    from tests.conftest import make_user
 
     users = [await sync_to_async(make_user)(n) for n in ("alice", "bob")]
     game = await sync_to_async(services.create_game)(user=users[0], kind="bloqueio2")

@@ -31,7 +31,6 @@ from tests.ws_helpers import game_socket, receive_type, seat_four
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
 def events_of(gid: int) -> list[tuple[int, int, dict[str, Any]]]:
     return list(Event.objects.filter(game_id=gid).order_by("ply")
                 .values_list("ply", "seat", "action"))

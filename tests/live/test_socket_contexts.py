@@ -26,7 +26,6 @@ from tests.ws_helpers import game_socket, receive_type, seat_four
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
 @pytest.fixture
 def wrappers_made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every DatabaseWrapper made from here on (its class name)."""
